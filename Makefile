@@ -1,0 +1,30 @@
+# mtag top-level build.  Everything built lands under build/ (git-ignored);
+# heavy builds (kernel, glibc, image) are cached under $(MTAG_CACHE) keyed by
+# a hash of their inputs.  See README.md.
+
+MTAG_CACHE ?= /var/cache/mtag
+export MTAG_CACHE
+BUILD := $(CURDIR)/build
+export BUILD
+
+# Test suites run by "make check", in order; each names tests/NAME/run.
+# The mk/*.mk fragments append theirs.
+CHECK_SUITES := launcher fuzz arm64 systemd debs
+
+.PHONY: all check bench debs clean distclean
+all: launcher
+
+include mk/launcher.mk
+-include mk/kernel.mk
+-include mk/glibc.mk
+-include mk/image.mk
+
+check:
+	@tests/run-suites $(CHECK_SUITES)
+
+clean:
+	rm -rf $(BUILD)
+
+# Also drops the caches of the heavy builds.
+distclean: clean
+	rm -rf $(MTAG_CACHE)

@@ -1,0 +1,70 @@
+# mtag-launcher and mtag-generator: host, arm64 (cross) and sanitizer builds,
+# plus the small test programs the suites run.
+
+LAUNCHER_DIR := mtag-launcher
+LAUNCHER_LIB_SRCS := $(filter-out $(LAUNCHER_DIR)/main.c $(LAUNCHER_DIR)/generator-main.c,\
+                       $(wildcard $(LAUNCHER_DIR)/*.c))
+LAUNCHER_HDRS := $(wildcard $(LAUNCHER_DIR)/*.h)
+LAUNCHER_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
+
+WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arith \
+               -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wno-unused-parameter
+LAUNCHER_CPPFLAGS := -D_GNU_SOURCE -DMTAG_VERSION='"$(LAUNCHER_VERSION)"' -I$(LAUNCHER_DIR)
+HOST_CC ?= cc
+HOST_CFLAGS ?= -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=all
+ARM64_CC ?= aarch64-linux-gnu-gcc
+ARM64_PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
+SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
+SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
+
+.PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64
+
+launcher: $(BUILD)/host/mtag-launcher $(BUILD)/host/mtag-generator
+launcher-arm64: $(BUILD)/arm64/mtag-launcher $(BUILD)/arm64/mtag-generator
+launcher-asan: $(BUILD)/asan/mtag-launcher $(BUILD)/asan/mtag-generator $(BUILD)/asan/unit-tests
+test-progs-arm64: $(BUILD)/arm64/tests/mtebug
+
+# $(call launcher_build,VARIANT,CC,CFLAGS,LIBS)
+define launcher_build
+$(BUILD)/$(1)/mtag-launcher: $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) debian/changelog
+	@mkdir -p $$(@D)
+	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -o $$@ $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(4)
+$(BUILD)/$(1)/mtag-generator: $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) debian/changelog
+	@mkdir -p $$(@D)
+	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -o $$@ $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(4)
+endef
+
+$(eval $(call launcher_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_LIBS)))
+$(eval $(call launcher_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_LIBS_ARM64)))
+$(eval $(call launcher_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_LIBS)))
+
+UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c)
+$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) tests/launcher/unit.h
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_LIBS)
+
+# libFuzzer target for the policy parser.
+$(BUILD)/fuzz/fuzz-policy: tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(LAUNCHER_CPPFLAGS) -o $@ tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SYSTEMD_LIBS)
+
+$(BUILD)/arm64/tests/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+$(BUILD)/arm64/tests/%-static: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
+
+# Debian packages of this source (the launcher), native and arm64.
+DEB_HOST_ARCH := $(shell dpkg --print-architecture)
+.PHONY: launcher-debs
+launcher-debs:
+	tools/build-launcher-debs
+debs: launcher-debs
+
+bench: $(BUILD)/host/mtag-launcher
+	tests/bench/run
