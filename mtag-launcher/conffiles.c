@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* conffiles.c -- the set of policy files and their safety checks. */
+#include "conffiles.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_POLICY_SIZE (16u << 20)
+
+/* Drop-in directories, highest priority first. */
+static const char *const dropin_dirs[] = {
+	"/etc/mtag/policy.d",
+	"/run/mtag/policy.d",
+	"/usr/local/lib/mtag/policy.d",
+	"/usr/lib/mtag/policy.d",
+};
+#define N_DROPIN_DIRS (sizeof(dropin_dirs) / sizeof(dropin_dirs[0]))
+
+static bool is_dev_null(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+const char *conf_unsafe_reason(const struct stat *st, bool explicit_file)
+{
+	uid_t euid = geteuid();
+
+	if (st->st_uid != 0 && !(explicit_file && euid != 0 && st->st_uid == euid))
+		return "not owned by root (policy must not be writable by a service user)";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "writable by group or others (policy must not be writable by a service user)";
+	return NULL;
+}
+
+static char *join(const char *root, const char *path)
+{
+	return xasprintf("%s%s", root ? root : "", path);
+}
+
+/* Read one file into P.  Returns true if it was read. */
+static bool read_one(struct policy *p, const char *path, bool explicit_file, bool must_exist)
+{
+	struct stat st;
+	const char *why;
+	char *buf;
+	size_t len;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT && !must_exist)
+			return false;
+		policy_diag(p, DIAG_ERROR, path, 0, "cannot open: %s", strerror(errno));
+		return false;
+	}
+	if (fstat(fd, &st) < 0) {
+		policy_diag(p, DIAG_ERROR, path, 0, "cannot stat: %s", strerror(errno));
+		close(fd);
+		return false;
+	}
+	if (is_dev_null(&st)) {
+		close(fd);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		policy_diag(p, DIAG_ERROR, path, 0, "refused: not a regular file");
+		close(fd);
+		return false;
+	}
+	why = conf_unsafe_reason(&st, explicit_file);
+	if (why) {
+		policy_diag(p, DIAG_ERROR, path, 0, "refused: %s: owner uid %u, mode %04o",
+			    why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		close(fd);
+		return false;
+	}
+	r = read_fd_all(fd, MAX_POLICY_SIZE, &buf, &len);
+	close(fd);
+	if (r < 0) {
+		policy_diag(p, DIAG_ERROR, path, 0, "cannot read: %s",
+			    r == -EFBIG ? "file is larger than 16 MiB" : strerror(-r));
+		return false;
+	}
+	policy_parse(p, path, buf, len);
+	free(buf);
+	return true;
+}
+
+struct dropin {
+	char *name; /* basename */
+	char *path; /* full path of the winning file */
+};
+
+static int cmp_dropin(const void *a, const void *b)
+{
+	return strcmp(((const struct dropin *)a)->name, ((const struct dropin *)b)->name);
+}
+
+static bool dir_is_safe(struct policy *p, const char *dir)
+{
+	struct stat st;
+	const char *why;
+
+	if (stat(dir, &st) < 0)
+		return errno == ENOENT ? false : (policy_diag(p, DIAG_ERROR, dir, 0,
+							       "cannot stat: %s", strerror(errno)), false);
+	if (!S_ISDIR(st.st_mode)) {
+		policy_diag(p, DIAG_ERROR, dir, 0, "refused: not a directory");
+		return false;
+	}
+	why = conf_unsafe_reason(&st, false);
+	if (why) {
+		policy_diag(p, DIAG_ERROR, dir, 0,
+			    "refused directory: %s: owner uid %u, mode %04o", why,
+			    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return false;
+	}
+	return true;
+}
+
+static void collect_dropins(struct policy *p, const char *root, struct dropin **out, size_t *n_out)
+{
+	struct dropin *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t d = 0; d < N_DROPIN_DIRS; d++) {
+		char *dir = join(root, dropin_dirs[d]);
+		DIR *dh;
+		struct dirent *de;
+
+		if (!dir_is_safe(p, dir) || !(dh = opendir(dir))) {
+			free(dir);
+			continue;
+		}
+		while ((de = readdir(dh))) {
+			size_t len = strlen(de->d_name);
+			bool dup = false;
+
+			if (de->d_name[0] == '.' || len <= 5 ||
+			    strcmp(de->d_name + len - 5, ".conf") != 0)
+				continue;
+			/* A higher-priority directory was read first: the
+			 * same name there masks this one. */
+			for (size_t i = 0; i < n && !dup; i++)
+				dup = strcmp(v[i].name, de->d_name) == 0;
+			if (dup)
+				continue;
+			grow_array((void **)&v, &cap, n + 1, sizeof(*v));
+			v[n].name = xstrdup(de->d_name);
+			v[n].path = xasprintf("%s/%s", dir, de->d_name);
+			n++;
+		}
+		closedir(dh);
+		free(dir);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_dropin);
+	*out = v;
+	*n_out = n;
+}
+
+unsigned conf_load(struct policy *p, const struct conf_opts *o)
+{
+	struct dropin *v;
+	size_t n;
+	unsigned read = 0;
+	char *main_file;
+
+	if (o->single)
+		return read_one(p, o->single, true, true) ? 1 : 0;
+
+	main_file = join(o->root, POLICY_MAIN_FILE);
+	read += read_one(p, main_file, false, false);
+	free(main_file);
+
+	collect_dropins(p, o->root, &v, &n);
+	for (size_t i = 0; i < n; i++) {
+		read += read_one(p, v[i].path, false, false);
+		free(v[i].name);
+		free(v[i].path);
+	}
+	free(v);
+	return read;
+}

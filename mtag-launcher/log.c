@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* log.c -- structured journal entries, or plain stderr lines. */
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <systemd/sd-journal.h>
+
+#include "util.h"
+
+static const char *prog_name = "mtag-launcher";
+static bool use_journal;
+static bool be_quiet;
+
+void log_setup(const char *prog, enum log_target t, bool quiet)
+{
+	prog_name = prog;
+	be_quiet = quiet;
+	switch (t) {
+	case LOG_JOURNAL:
+		use_journal = true;
+		break;
+	case LOG_STDERR:
+		use_journal = false;
+		break;
+	default:
+		use_journal = getenv("INVOCATION_ID") != NULL;
+		break;
+	}
+}
+
+bool log_to_journal(void)
+{
+	return use_journal;
+}
+
+static void to_stderr(int priority, const char *text)
+{
+	const char *lvl = priority <= LOG_ERR ? "error: " :
+			  priority == LOG_WARNING ? "warning: " : "";
+
+	if (be_quiet && priority > LOG_WARNING)
+		return;
+	fprintf(stderr, "%s: %s%s\n", prog_name, lvl, text);
+}
+
+void log_msg(int priority, const char *msgid, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (use_journal) {
+		int r;
+
+		if (msgid)
+			r = sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", priority,
+					    "MESSAGE_ID=%s", msgid,
+					    "SYSLOG_IDENTIFIER=%s", prog_name, NULL);
+		else
+			r = sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", priority,
+					    "SYSLOG_IDENTIFIER=%s", prog_name, NULL);
+		if (r >= 0) {
+			free(text);
+			return;
+		}
+	}
+	to_stderr(priority, text);
+	free(text);
+}
+
+void log_diag(const struct diag *d)
+{
+	int prio = d->level == DIAG_ERROR ? LOG_ERR : LOG_WARNING;
+
+	if (d->line)
+		log_msg(prio, MSGID_CONFIG, "%s:%u: %s", d->file, d->line, d->msg);
+	else
+		log_msg(prio, MSGID_CONFIG, "%s: %s", d->file, d->msg);
+}
+
+void log_applied(const struct applied *a)
+{
+	const char *unit = a->unit ? a->unit : "-";
+	char *text = xasprintf("%s: MTE %s%s (glibc tunable %u) from %s%s; running %s",
+			       unit, mode_name(a->mode), a->heap ? "" : ", heap not tagged",
+			       a->tunable, a->source,
+			       a->hw_mte ? "" : "; this CPU has no MTE, so nothing is checked",
+			       a->command);
+
+	if (use_journal &&
+	    sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
+			    "MESSAGE_ID=%s", MSGID_APPLIED,
+			    "SYSLOG_IDENTIFIER=%s", prog_name,
+			    "MTAG_UNIT=%s", unit,
+			    "MTAG_MODE=%s", mode_name(a->mode),
+			    "MTAG_HEAP=%s", a->heap ? "on" : "off",
+			    "MTAG_TUNABLE=%u", a->tunable,
+			    "MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
+			    "MTAG_POLICY_SOURCE=%s", a->source,
+			    "MTAG_COMMAND=%s", a->command, NULL) >= 0) {
+		free(text);
+		return;
+	}
+	to_stderr(LOG_INFO, text);
+	free(text);
+}

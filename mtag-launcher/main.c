@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtag-launcher -- run a command with the MTE policy of its systemd unit.
+ *
+ *   mtag-launcher [OPTIONS] [--] COMMAND [ARG...]
+ *
+ * Looks up the policy (mtag-policy.conf(5)) for the unit it runs in, sets
+ * GLIBC_TUNABLES so that glibc enables tag checking and heap tagging at
+ * start-up, logs what it did, and execs COMMAND.  See mtag-launcher(8).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <systemd/sd-login.h>
+#include <unistd.h>
+
+#include "conffiles.h"
+#include "exec.h"
+#include "log.h"
+#include "mte.h"
+#include "policy.h"
+#include "tunables.h"
+#include "util.h"
+
+#ifndef MTAG_VERSION
+#define MTAG_VERSION "unknown"
+#endif
+
+#define EXIT_USAGE 125  /* our own failure, as env(1) */
+#define EXIT_CONFIG 78  /* EX_CONFIG: policy refuses to start the command */
+
+enum action { ACT_RUN, ACT_PRINT, ACT_CHECK, ACT_PID, ACT_CPU_PREFERRED };
+
+struct opts {
+	enum action action;
+	bool have_mode;
+	enum mtag_mode mode;
+	int heap; /* -1: not given */
+	const char *unit;
+	const char *config;
+	const char *root;
+	const char *argv0;
+	bool require;
+	bool strict;
+	bool quiet;
+	pid_t pid;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mtag-launcher [OPTIONS] [--] COMMAND [ARG...]\n"
+		"       mtag-launcher --print [OPTIONS]\n"
+		"       mtag-launcher --check [--config FILE | --root DIR]\n"
+		"       mtag-launcher -p PID\n"
+		"       mtag-launcher --apply-cpu-preferred\n"
+		"\n"
+		"Run COMMAND with the Memory Tagging Extension policy of its systemd unit.\n"
+		"\n"
+		"  -u, --unit NAME        use the policy of unit NAME (default: the unit\n"
+		"                         this process runs in)\n"
+		"  -m, --mode MODE        use MODE (off, async, sync, asymm); no policy lookup\n"
+		"      --heap on|off      with --mode: tag malloc memory (default on)\n"
+		"  -c, --config FILE      read only FILE instead of the installed policy\n"
+		"      --root DIR         read the installed policy files under DIR\n"
+		"      --require          refuse to run (exit 78) without MTE\n"
+		"      --strict           refuse to run (exit 78) if the policy has errors\n"
+		"      --argv0 NAME       run COMMAND with NAME as its argv[0]\n"
+		"  -q, --quiet            no informational message on stderr\n"
+		"      --print            show the resolved policy and environment, run nothing\n"
+		"      --check            validate the policy files (FILE:LINE: reason)\n"
+		"  -p, --pid PID          show the MTE state of a running process\n"
+		"      --apply-cpu-preferred\n"
+		"                         write the policy's cpu-preferred mode to every CPU\n"
+		"  -h, --help             show this help\n"
+		"  -V, --version          show the version\n"
+		"\n"
+		"See mtag-launcher(8) and mtag-policy.conf(5).\n");
+}
+
+static int parse_pid(const char *s, pid_t *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v <= 0 || v > INT_MAX)
+		return -1;
+	*out = (pid_t)v;
+	return 0;
+}
+
+enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
+       OPT_CHECK, OPT_CPU_PREFERRED };
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "unit", required_argument, NULL, 'u' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "heap", required_argument, NULL, OPT_HEAP },
+		{ "config", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "require", no_argument, NULL, OPT_REQUIRE },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "argv0", required_argument, NULL, OPT_ARGV0 },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "apply-cpu-preferred", no_argument, NULL, OPT_CPU_PREFERRED },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->heap = -1;
+	o->action = ACT_RUN;
+	/* "+": stop at the first non-option, which is COMMAND. */
+	while ((c = getopt_long(argc, argv, "+u:m:c:qp:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if (!unit_name_is_valid(optarg)) {
+				log_msg(LOG_ERR, NULL, "--unit %s: not a service unit name (NAME.service)", optarg);
+				return -1;
+			}
+			o->unit = optarg;
+			break;
+		case 'm':
+			if (mode_from_string(optarg, &o->mode) < 0) {
+				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync or asymm", optarg);
+				return -1;
+			}
+			o->have_mode = true;
+			break;
+		case OPT_HEAP:
+			if (strcmp(optarg, "on") == 0)
+				o->heap = 1;
+			else if (strcmp(optarg, "off") == 0)
+				o->heap = 0;
+			else {
+				log_msg(LOG_ERR, NULL, "--heap %s: expected on or off", optarg);
+				return -1;
+			}
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case OPT_ROOT:
+			o->root = optarg;
+			break;
+		case OPT_REQUIRE:
+			o->require = true;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_ARGV0:
+			o->argv0 = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_PRINT:
+			o->action = ACT_PRINT;
+			break;
+		case OPT_CHECK:
+			o->action = ACT_CHECK;
+			break;
+		case 'p':
+			if (parse_pid(optarg, &o->pid) < 0) {
+				log_msg(LOG_ERR, NULL, "-p %s: not a process ID", optarg);
+				return -1;
+			}
+			o->action = ACT_PID;
+			break;
+		case OPT_CPU_PREFERRED:
+			o->action = ACT_CPU_PREFERRED;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("mtag-launcher %s\n", MTAG_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (o->have_mode && (o->unit || o->config || o->root)) {
+		log_msg(LOG_ERR, NULL, "--mode takes no policy: it cannot be combined with --unit, --config or --root");
+		return -1;
+	}
+	if (o->heap >= 0 && !o->have_mode) {
+		log_msg(LOG_ERR, NULL, "--heap is only for --mode (a policy entry says heap=on|off)");
+		return -1;
+	}
+	if (o->have_mode && o->mode == MTAG_MODE_ASYNC && o->heap == 0) {
+		log_msg(LOG_ERR, NULL, "--mode async --heap off is not possible: glibc has no value for asynchronous checking without heap tagging");
+		return -1;
+	}
+	if (o->config && o->root) {
+		log_msg(LOG_ERR, NULL, "--config and --root cannot be combined");
+		return -1;
+	}
+	if (o->action == ACT_RUN && optind >= argc) {
+		log_msg(LOG_ERR, NULL, "no command given (see --help)");
+		return -1;
+	}
+	if (o->action != ACT_RUN && o->action != ACT_PRINT && optind < argc) {
+		log_msg(LOG_ERR, NULL, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return optind;
+}
+
+static void load_policy(struct policy *p, const struct opts *o, bool report)
+{
+	struct conf_opts co = { .root = o->root, .single = o->config };
+
+	policy_init(p);
+	conf_load(p, &co);
+	if (report)
+		for (size_t i = 0; i < p->n_diags; i++)
+			log_diag(&p->diags[i]);
+}
+
+static char *join_argv(char **argv)
+{
+	size_t len = 1;
+	char *s, *q;
+
+	for (char **a = argv; *a; a++)
+		len += strlen(*a) + 1;
+	s = q = xmalloc(len);
+	for (char **a = argv; *a; a++)
+		q += sprintf(q, "%s%s", a == argv ? "" : " ", *a);
+	*q = '\0';
+	return s;
+}
+
+static int do_check(const struct opts *o)
+{
+	struct policy p;
+	struct conf_opts co = { .root = o->root, .single = o->config };
+	unsigned files;
+	size_t errors, warnings;
+
+	policy_init(&p);
+	files = conf_load(&p, &co);
+	for (size_t i = 0; i < p.n_diags; i++) {
+		const struct diag *d = &p.diags[i];
+		const char *w = d->level == DIAG_WARNING ? "warning: " : "";
+
+		if (d->line)
+			fprintf(stderr, "%s:%u: %s%s\n", d->file, d->line, w, d->msg);
+		else
+			fprintf(stderr, "%s: %s%s\n", d->file, w, d->msg);
+	}
+	errors = policy_error_count(&p);
+	warnings = p.n_diags - errors;
+	printf("%u file%s read, %zu entr%s, %zu error%s, %zu warning%s\n",
+	       files, files == 1 ? "" : "s", p.n_entries, p.n_entries == 1 ? "y" : "ies",
+	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+	policy_free(&p);
+	return errors ? 1 : 0;
+}
+
+static int do_pid(const struct opts *o)
+{
+	struct proc_mte m;
+	int r = mte_read_proc("/proc", o->pid, &m);
+
+	if (r < 0) {
+		log_msg(LOG_ERR, NULL, "cannot read /proc/%d: %s", (int)o->pid, strerror(-r));
+		return 1;
+	}
+	printf("pid %d (%s)\n", (int)o->pid, m.comm);
+	printf("heap tagging:   %s (%u of %u mappings have the mt flag)\n",
+	       m.mt_maps ? "yes" : "no", m.mt_maps, m.maps);
+	if (m.has_tcf_line)
+		printf("tag checking:   %s\n", m.tcf);
+	else
+		printf("tag checking:   unknown (this kernel does not show MTE_TCF in /proc/%d/status)\n",
+		       (int)o->pid);
+	if (m.has_mask_line)
+		printf("tag mask:       %s\n", m.tag_include);
+	return 0;
+}
+
+static int do_cpu_preferred(const struct opts *o)
+{
+	struct policy p;
+	char errbuf[512] = "";
+	int r, rc = 0;
+
+	load_policy(&p, o, true);
+	if (o->strict && policy_error_count(&p)) {
+		log_msg(LOG_ERR, MSGID_CONFIG, "the policy has errors and --strict was given");
+		policy_free(&p);
+		return EXIT_CONFIG;
+	}
+	if (!p.has_cpu_preferred) {
+		log_msg(LOG_INFO, NULL, "no cpu-preferred entry in the policy: leaving the kernel's preferred mode alone");
+		policy_free(&p);
+		return 0;
+	}
+	r = mte_set_cpu_preferred(SYSFS_CPU_DIR, p.cpu_preferred, errbuf, sizeof(errbuf));
+	if (r < 0) {
+		log_msg(LOG_ERR, NULL, "%s:%u: cannot set the preferred mode %s: %s: %s",
+			p.cpu_preferred_file, p.cpu_preferred_line, mode_name(p.cpu_preferred),
+			errbuf, strerror(-r));
+		rc = 1;
+	} else {
+		log_msg(LOG_INFO, NULL, "set mte_tcf_preferred to %s on %d CPU%s (from %s:%u)",
+			mode_name(p.cpu_preferred), r, r == 1 ? "" : "s",
+			p.cpu_preferred_file, p.cpu_preferred_line);
+	}
+	policy_free(&p);
+	return rc;
+}
+
+static void warn_asymm(const char *who)
+{
+	struct cpu_pref_count c;
+	unsigned n = mte_cpu_preferred(SYSFS_CPU_DIR, &c);
+
+	if (n == 0)
+		log_msg(LOG_WARNING, NULL,
+			"%s asks for asymm, but this kernel has no %s/cpu*/mte_tcf_preferred: it checks in async mode",
+			who, SYSFS_CPU_DIR);
+	else if (c.asymm != n)
+		log_msg(LOG_WARNING, NULL,
+			"%s asks for asymm, but %u of %u CPUs prefer another mode (sync %u, async %u): the kernel uses those there; add 'cpu-preferred asymm' to the policy",
+			who, n - c.asymm, n, c.sync, c.async);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct policy p;
+	const struct policy_entry *e = NULL;
+	char *own_unit = NULL, *source = NULL, *command;
+	const char *unit;
+	enum mtag_mode mode = MTAG_MODE_OFF;
+	bool heap = true, require, hw;
+	unsigned value;
+	int first, rc;
+
+	log_setup("mtag-launcher", LOG_AUTO, false);
+	first = parse_args(argc, argv, &o);
+	if (first < 0)
+		return EXIT_USAGE;
+	log_setup("mtag-launcher", o.action == ACT_RUN ? LOG_AUTO : LOG_STDERR, o.quiet);
+
+	switch (o.action) {
+	case ACT_CHECK:
+		return do_check(&o);
+	case ACT_PID:
+		return do_pid(&o);
+	case ACT_CPU_PREFERRED:
+		return do_cpu_preferred(&o);
+	default:
+		break;
+	}
+
+	policy_init(&p);
+	unit = o.unit;
+	if (o.have_mode) {
+		mode = o.mode;
+		heap = o.heap != 0;
+		source = xstrdup("--mode");
+	} else {
+		load_policy(&p, &o, true);
+		if (!unit && sd_pid_get_unit(0, &own_unit) >= 0)
+			unit = own_unit;
+		if (!unit)
+			log_msg(LOG_WARNING, NULL,
+				"not running in a systemd unit and no --unit given: using the 'default' entry");
+		e = policy_lookup(&p, unit);
+		if (e) {
+			mode = e->mode;
+			heap = e->heap;
+			source = xasprintf("%s:%u", e->file, e->line);
+		} else {
+			source = xstrdup("built-in");
+		}
+		if ((o.strict || (e && e->strict)) && policy_error_count(&p)) {
+			log_msg(LOG_ERR, MSGID_CONFIG,
+				"%zu error%s in the policy and strict behaviour was asked for (%s): not starting %s",
+				policy_error_count(&p), policy_error_count(&p) == 1 ? "" : "s",
+				o.strict ? "--strict" : source, first < argc ? argv[first] : "anything");
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+	}
+	require = o.require || (e && e->require);
+	value = mode_tunable_value(mode, heap);
+	hw = mte_supported();
+
+	if (o.action == ACT_PRINT) {
+		char *tun = tunables_merge(getenv("GLIBC_TUNABLES"), value);
+
+		printf("unit: %s\n", unit ? unit : "-");
+		printf("policy: %s", source);
+		if (e)
+			printf(" (%s)", e->pattern);
+		printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\ntunable: %u\n",
+		       mode_name(mode), heap ? "on" : "off", require ? "yes" : "no",
+		       hw ? "supported" : "not supported", value);
+		printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, value);
+		free(tun);
+		rc = 0;
+		goto out;
+	}
+
+	command = join_argv(argv + first);
+	if (mode != MTAG_MODE_OFF && !hw) {
+		if (require) {
+			log_msg(LOG_ERR, MSGID_NO_MTE,
+				"%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE): not starting %s",
+				unit ? unit : "the policy", source, argv[first]);
+			free(command);
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+		log_msg(LOG_WARNING, MSGID_NO_MTE,
+			"%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE): running %s without tag checking",
+			unit ? unit : "-", mode_name(mode), source, argv[first]);
+	}
+	if (mode == MTAG_MODE_ASYMM && hw)
+		warn_asymm(unit ? unit : "the policy");
+
+	if (tunables_apply(value) < 0) {
+		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
+		free(command);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	log_applied(&(struct applied){ .unit = unit, .mode = mode, .heap = heap,
+				       .tunable = value, .hw_mte = hw,
+				       .source = source, .command = command });
+	free(command);
+	free(source);
+	free(own_unit);
+	policy_free(&p);
+	return exec_command(argv + first, o.argv0);
+out:
+	free(source);
+	free(own_unit);
+	policy_free(&p);
+	return rc;
+}

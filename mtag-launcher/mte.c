@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mte.c -- HWCAP2_MTE, the per-CPU preferred mode, and /proc/PID. */
+#include "mte.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#ifndef HWCAP2_MTE
+#define HWCAP2_MTE (1UL << 18)
+#endif
+
+bool mte_supported(void)
+{
+#if defined(__aarch64__)
+	return (getauxval(AT_HWCAP2) & HWCAP2_MTE) != 0;
+#else
+	return false; /* AT_HWCAP2 bit 18 means something else elsewhere */
+#endif
+}
+
+static bool is_cpu_dir(const char *name)
+{
+	if (strncmp(name, "cpu", 3) != 0 || !name[3])
+		return false;
+	for (const char *c = name + 3; *c; c++)
+		if (*c < '0' || *c > '9')
+			return false;
+	return true;
+}
+
+unsigned mte_cpu_preferred(const char *cpu_dir, struct cpu_pref_count *c)
+{
+	DIR *d = opendir(cpu_dir);
+	struct dirent *de;
+	unsigned n = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[512], val[32] = "";
+		FILE *f;
+
+		if (!is_cpu_dir(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/mte_tcf_preferred", cpu_dir, de->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f))
+			val[strcspn(val, "\n")] = '\0';
+		fclose(f);
+		n++;
+		if (strcmp(val, "sync") == 0)
+			c->sync++;
+		else if (strcmp(val, "async") == 0)
+			c->async++;
+		else if (strcmp(val, "asymm") == 0)
+			c->asymm++;
+		else
+			c->other++;
+	}
+	closedir(d);
+	return n;
+}
+
+int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf, size_t errlen)
+{
+	const char *val = mode_name(mode);
+	DIR *d = opendir(cpu_dir);
+	struct dirent *de;
+	int n = 0, err = 0;
+
+	if (mode == MTAG_MODE_OFF)
+		return -EINVAL;
+	if (!d) {
+		snprintf(errbuf, errlen, "%s", cpu_dir);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		char path[512];
+		int fd;
+		ssize_t w;
+
+		if (!is_cpu_dir(de->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/mte_tcf_preferred", cpu_dir, de->d_name);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			err = -errno;
+		} else {
+			w = write(fd, val, strlen(val));
+			if (w < 0)
+				err = -errno;
+			else
+				n++;
+			close(fd);
+		}
+		if (err) {
+			snprintf(errbuf, errlen, "%s", path);
+			break;
+		}
+	}
+	closedir(d);
+	if (err)
+		return err;
+	if (n == 0) {
+		snprintf(errbuf, errlen, "%s/cpu*/mte_tcf_preferred", cpu_dir);
+		return -ENOENT;
+	}
+	return n;
+}
+
+int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
+{
+	char path[512], line[1024];
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path), "%s/%d/status", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		v += strspn(v, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		if (strcmp(line, "Name") == 0)
+			snprintf(m->comm, sizeof(m->comm), "%s", v);
+		else if (strcmp(line, "MTE_TCF") == 0) {
+			m->has_tcf_line = true;
+			snprintf(m->tcf, sizeof(m->tcf), "%s", v);
+		} else if (strcmp(line, "MTE_TagInclude") == 0) {
+			m->has_mask_line = true;
+			snprintf(m->tag_include, sizeof(m->tag_include), "%s", v);
+		}
+	}
+	fclose(f);
+
+	snprintf(path, sizeof(path), "%s/%d/smaps", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "VmFlags:", 8) != 0)
+			continue;
+		m->maps++;
+		/* Flags are two-letter words separated by spaces. */
+		for (char *t = line + 8; *t; ) {
+			t += strspn(t, " \t\n");
+			if (strncmp(t, "mt", 2) == 0 && (t[2] == ' ' || t[2] == '\n' || !t[2])) {
+				m->mt_maps++;
+				break;
+			}
+			t += strcspn(t, " \t\n");
+		}
+	}
+	fclose(f);
+	return 0;
+}

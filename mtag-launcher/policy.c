@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* policy.c -- parse policy files and find the entry for a unit.
+ *
+ * One entry a line:  UNIT-PATTERN MODE [key=value...]   # comment
+ * See mtag-policy.conf(5).
+ */
+#include "policy.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define SERVICE_SUFFIX ".service"
+#define UNIT_NAME_MAX 255
+
+void policy_init(struct policy *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void policy_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->n_entries; i++)
+		free(p->entries[i].pattern);
+	for (size_t i = 0; i < p->n_diags; i++)
+		free(p->diags[i].msg);
+	for (size_t i = 0; i < p->n_files; i++)
+		free(p->files[i]);
+	free(p->entries);
+	free(p->diags);
+	free(p->files);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *policy_add_file(struct policy *p, const char *file)
+{
+	for (size_t i = 0; i < p->n_files; i++)
+		if (strcmp(p->files[i], file) == 0)
+			return p->files[i];
+	p->files = xreallocarray(p->files, p->n_files + 1, sizeof(*p->files));
+	p->files[p->n_files] = xstrdup(file);
+	return p->files[p->n_files++];
+}
+
+void policy_diag(struct policy *p, enum diag_level level, const char *file,
+		 unsigned line, const char *fmt, ...)
+{
+	struct diag *d;
+	va_list ap;
+
+	grow_array((void **)&p->diags, &p->cap_diags, p->n_diags + 1, sizeof(*p->diags));
+	d = &p->diags[p->n_diags++];
+	d->level = level;
+	d->file = policy_add_file(p, file);
+	d->line = line;
+	va_start(ap, fmt);
+	d->msg = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+size_t policy_error_count(const struct policy *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n_diags; i++)
+		n += p->diags[i].level == DIAG_ERROR;
+	return n;
+}
+
+static const char *const mode_names[] = {
+	[MTAG_MODE_OFF] = "off",
+	[MTAG_MODE_ASYNC] = "async",
+	[MTAG_MODE_SYNC] = "sync",
+	[MTAG_MODE_ASYMM] = "asymm",
+};
+
+const char *mode_name(enum mtag_mode m)
+{
+	if ((unsigned)m < sizeof(mode_names) / sizeof(mode_names[0]))
+		return mode_names[m];
+	return "?";
+}
+
+int mode_from_string(const char *s, enum mtag_mode *out)
+{
+	for (unsigned i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++)
+		if (strcmp(s, mode_names[i]) == 0) {
+			*out = (enum mtag_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+unsigned mode_tunable_value(enum mtag_mode mode, bool heap)
+{
+	unsigned v;
+
+	switch (mode) {
+	case MTAG_MODE_ASYNC:
+		v = 1;
+		break;
+	case MTAG_MODE_SYNC:
+		v = 3;
+		break;
+	case MTAG_MODE_ASYMM:
+		v = 5;
+		break;
+	default:
+		return 0;
+	}
+	return heap ? v : (v & ~1u);
+}
+
+static bool is_unit_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || strchr(":-_.\\@", c) != NULL;
+}
+
+static bool has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+bool unit_name_is_valid(const char *name)
+{
+	size_t n = strlen(name);
+	const char *at;
+
+	if (n == 0 || n > UNIT_NAME_MAX)
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!is_unit_char(*c))
+			return false;
+	if (!ends_with(name, SERVICE_SUFFIX) || n == strlen(SERVICE_SUFFIX))
+		return false;
+	at = strchr(name, '@');
+	if (at) {
+		if (at == name || strchr(at + 1, '@'))
+			return false;
+	}
+	return true;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "on", "true", "1" };
+	static const char *const no[] = { "no", "off", "false", "0" };
+
+	for (unsigned i = 0; i < 4; i++) {
+		if (strcmp(s, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcmp(s, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Validate PATTERN; on error record a diagnostic and return -1. */
+static int classify_pattern(struct policy *p, const char *file, unsigned line,
+			    const char *pat, enum entry_kind *kind)
+{
+	if (strcmp(pat, POLICY_DEFAULT) == 0) {
+		*kind = ENTRY_DEFAULT;
+		return 0;
+	}
+	if (has_glob_chars(pat)) {
+		const char *dot = strrchr(pat, '.');
+
+		for (const char *c = pat; *c; c++)
+			if (!is_unit_char(*c) && !strchr("*?[]!^", *c)) {
+				policy_diag(p, DIAG_ERROR, file, line,
+					    "'%s': character '%c' cannot appear in a unit name",
+					    pat, *c);
+				return -1;
+			}
+		if (dot && !has_glob_chars(dot) && strcmp(dot, SERVICE_SUFFIX) != 0) {
+			policy_diag(p, DIAG_ERROR, file, line,
+				    "'%s': pattern can never match a service (only .service units run through the launcher)",
+				    pat);
+			return -1;
+		}
+		if (strlen(pat) > UNIT_NAME_MAX) {
+			policy_diag(p, DIAG_ERROR, file, line,
+				    "pattern is longer than %d characters", UNIT_NAME_MAX);
+			return -1;
+		}
+		*kind = ENTRY_GLOB;
+		return 0;
+	}
+	if (!unit_name_is_valid(pat)) {
+		const char *dot = strrchr(pat, '.');
+
+		if (!dot)
+			policy_diag(p, DIAG_ERROR, file, line,
+				    "'%s' is not a unit name: did you mean '%s.service'?",
+				    pat, pat);
+		else if (strcmp(dot, SERVICE_SUFFIX) != 0 && dot[1] != '\0' &&
+			 strspn(pat, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@") == strlen(pat))
+			policy_diag(p, DIAG_ERROR, file, line,
+				    "'%s': only .service units run through the launcher",
+				    pat);
+		else
+			policy_diag(p, DIAG_ERROR, file, line,
+				    "'%s' is not a valid unit name", pat);
+		return -1;
+	}
+	*kind = ends_with(pat, "@" SERVICE_SUFFIX) ? ENTRY_TEMPLATE : ENTRY_EXACT;
+	return 0;
+}
+
+static void set_cpu_preferred(struct policy *p, const char *file, unsigned line,
+			      enum mtag_mode mode)
+{
+	if (p->has_cpu_preferred)
+		policy_diag(p, DIAG_WARNING, file, line,
+			    "overrides the cpu-preferred entry at %s:%u",
+			    p->cpu_preferred_file, p->cpu_preferred_line);
+	p->has_cpu_preferred = true;
+	p->cpu_preferred = mode;
+	p->cpu_preferred_file = file;
+	p->cpu_preferred_line = line;
+}
+
+static void add_entry(struct policy *p, const struct policy_entry *e)
+{
+	for (size_t i = 0; i < p->n_entries; i++) {
+		struct policy_entry *old = &p->entries[i];
+
+		if (strcmp(old->pattern, e->pattern) != 0)
+			continue;
+		/* A later entry for the same pattern replaces the earlier one
+		 * and keeps its place in the reading order. */
+		policy_diag(p, DIAG_WARNING, e->file, e->line,
+			    "overrides the entry for '%s' at %s:%u",
+			    e->pattern, old->file, old->line);
+		free(old->pattern);
+		*old = *e;
+		return;
+	}
+	grow_array((void **)&p->entries, &p->cap_entries, p->n_entries + 1,
+		   sizeof(*p->entries));
+	p->entries[p->n_entries++] = *e;
+}
+
+#define MAX_TOKENS 16
+
+static void parse_line(struct policy *p, const char *file, unsigned lineno, char *s)
+{
+	char *tok[MAX_TOKENS];
+	int n = 0;
+	char *save = NULL, *t;
+	struct policy_entry e;
+	bool seen[3] = { false, false, false }, is_cpu;
+	static const char *const keys[3] = { "heap", "require", "strict" };
+	enum entry_kind kind;
+	enum mtag_mode mode;
+	char *hash = strchr(s, '#');
+
+	if (hash)
+		*hash = '\0';
+	for (t = strtok_r(s, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
+		if (n == MAX_TOKENS) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "too many words (at most %d key=value options)",
+				    MAX_TOKENS - 2);
+			return;
+		}
+		tok[n++] = t;
+	}
+	if (n == 0)
+		return;
+	is_cpu = strcmp(tok[0], POLICY_CPU_PREFERRED) == 0;
+	if (n == 1) {
+		policy_diag(p, DIAG_ERROR, file, lineno,
+			    "'%s': missing mode (expected %s)", tok[0],
+			    is_cpu ? "async, sync or asymm" : "off, async, sync or asymm");
+		return;
+	}
+	if (mode_from_string(tok[1], &mode) < 0) {
+		policy_diag(p, DIAG_ERROR, file, lineno,
+			    "'%s': unknown mode '%s' (expected %s)", tok[0], tok[1],
+			    is_cpu ? "async, sync or asymm" : "off, async, sync or asymm");
+		return;
+	}
+	if (is_cpu) {
+		if (mode == MTAG_MODE_OFF) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "cpu-preferred: the kernel has no preferred mode 'off' (expected async, sync or asymm)");
+			return;
+		}
+		if (n > 2) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "cpu-preferred takes no options ('%s')", tok[2]);
+			return;
+		}
+		set_cpu_preferred(p, policy_add_file(p, file), lineno, mode);
+		return;
+	}
+	if (classify_pattern(p, file, lineno, tok[0], &kind) < 0)
+		return;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = kind;
+	e.mode = mode;
+	e.heap = true;
+	e.require = false;
+	e.file = policy_add_file(p, file);
+	e.line = lineno;
+
+	for (int i = 2; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		const char *key = tok[i], *val;
+		bool b;
+		int k = -1;
+
+		if (!eq || eq == tok[i]) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no)",
+				    tok[i]);
+			return;
+		}
+		*eq = '\0';
+		val = eq + 1;
+		for (int j = 0; j < 3; j++)
+			if (strcmp(key, keys[j]) == 0)
+				k = j;
+		if (k < 0) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "unknown option '%s' (known: heap, require, strict)", key);
+			return;
+		}
+		if (seen[k]) {
+			policy_diag(p, DIAG_ERROR, file, lineno, "'%s' given twice", key);
+			return;
+		}
+		seen[k] = true;
+		if (parse_bool(val, &b) < 0) {
+			policy_diag(p, DIAG_ERROR, file, lineno, "%s=%s: expected %s",
+				    key, val, k == 0 ? "on or off" : "yes or no");
+			return;
+		}
+		if (k == 0)
+			e.heap = b;
+		else if (k == 1)
+			e.require = b;
+		else
+			e.strict = b;
+	}
+	if (mode == MTAG_MODE_ASYNC && !e.heap) {
+		policy_diag(p, DIAG_ERROR, file, lineno,
+			    "'%s': async with heap=off is not possible: glibc has no value for asynchronous checking without heap tagging (use sync heap=off, asymm heap=off or async)",
+			    tok[0]);
+		return;
+	}
+	e.pattern = xstrdup(tok[0]);
+	add_entry(p, &e);
+}
+
+void policy_parse(struct policy *p, const char *file, const char *buf, size_t len)
+{
+	unsigned lineno = 0;
+	size_t pos = 0;
+	char *line = NULL;
+	size_t cap = 0;
+
+	file = policy_add_file(p, file);
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		lineno++;
+		if (memchr(buf + pos, '\0', n)) {
+			policy_diag(p, DIAG_ERROR, file, lineno, "line contains a NUL byte");
+		} else {
+			grow_array((void **)&line, &cap, n + 1, 1);
+			memcpy(line, buf + pos, n);
+			line[n] = '\0';
+			parse_line(p, file, lineno, line);
+		}
+		pos += n + (nl ? 1 : 0);
+	}
+	free(line);
+}
+
+/* For an instance name foo@bar.service, write "foo@.service" to TPL. */
+static bool template_of(const char *unit, char *tpl, size_t size)
+{
+	const char *at = strchr(unit, '@');
+	const char *dot = strrchr(unit, '.');
+	int r;
+
+	if (!at || !dot || dot < at || dot == at + 1)
+		return false;
+	r = snprintf(tpl, size, "%.*s%s", (int)(at - unit + 1), unit, dot);
+	return r > 0 && (size_t)r < size;
+}
+
+static const struct policy_entry *lookup(const struct policy *p, const char *unit,
+					 bool with_default)
+{
+	char tpl[UNIT_NAME_MAX + 1];
+	bool has_tpl = template_of(unit, tpl, sizeof(tpl));
+	const struct policy_entry *dflt = NULL, *glob = NULL, *templ = NULL;
+
+	for (size_t i = 0; i < p->n_entries; i++) {
+		const struct policy_entry *e = &p->entries[i];
+
+		switch (e->kind) {
+		case ENTRY_EXACT:
+			if (strcmp(e->pattern, unit) == 0)
+				return e;
+			break;
+		case ENTRY_TEMPLATE:
+			if (strcmp(e->pattern, unit) == 0 ||
+			    (has_tpl && strcmp(e->pattern, tpl) == 0))
+				templ = e;
+			break;
+		case ENTRY_GLOB:
+			if (!glob && fnmatch(e->pattern, unit, 0) == 0)
+				glob = e;
+			break;
+		case ENTRY_DEFAULT:
+			dflt = e;
+			break;
+		}
+	}
+	if (templ)
+		return templ;
+	if (glob)
+		return glob;
+	return with_default ? dflt : NULL;
+}
+
+const struct policy_entry *policy_lookup(const struct policy *p, const char *unit)
+{
+	return lookup(p, unit ? unit : "", true);
+}
+
+bool policy_names_unit(const struct policy *p, const char *unit)
+{
+	return lookup(p, unit, false) != NULL;
+}

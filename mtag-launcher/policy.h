@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* policy.h -- the per-service MTE policy: parsing one file, lookup. */
+#ifndef MTAG_POLICY_H
+#define MTAG_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum mtag_mode {
+	MTAG_MODE_OFF,
+	MTAG_MODE_ASYNC,
+	MTAG_MODE_SYNC,
+	MTAG_MODE_ASYMM,
+};
+
+/* Special patterns. */
+#define POLICY_DEFAULT "default"
+#define POLICY_CPU_PREFERRED "cpu-preferred"
+
+enum entry_kind {
+	ENTRY_EXACT,    /* a unit name: nginx.service, getty@tty1.service */
+	ENTRY_TEMPLATE, /* foo@.service: every instance of foo@ */
+	ENTRY_GLOB,     /* fnmatch pattern */
+	ENTRY_DEFAULT,  /* the "default" entry */
+};
+
+struct policy_entry {
+	char *pattern;
+	enum entry_kind kind;
+	enum mtag_mode mode;
+	bool heap;       /* tag malloc memory (bit 0 of the tunable) */
+	bool require;    /* refuse to start without MTE */
+	bool strict;     /* refuse to start when the policy has errors */
+	const char *file; /* owned by struct policy's file list */
+	unsigned line;
+};
+
+enum diag_level { DIAG_WARNING, DIAG_ERROR };
+
+struct diag {
+	enum diag_level level;
+	const char *file;
+	unsigned line; /* 0: about the whole file */
+	char *msg;
+};
+
+struct policy {
+	struct policy_entry *entries; /* in reading order, one per pattern */
+	size_t n_entries, cap_entries;
+	struct diag *diags;
+	size_t n_diags, cap_diags;
+	char **files; /* every file name read, for entry->file / diag->file */
+	size_t n_files;
+	/* cpu-preferred: the mode written to mte_tcf_preferred at boot. */
+	bool has_cpu_preferred;
+	enum mtag_mode cpu_preferred;
+	const char *cpu_preferred_file;
+	unsigned cpu_preferred_line;
+};
+
+void policy_init(struct policy *p);
+void policy_free(struct policy *p);
+
+/* Remember FILE's name in P (the returned string lives as long as P). */
+const char *policy_add_file(struct policy *p, const char *file);
+
+/* Parse LEN bytes of BUF read from FILE into P.  Malformed lines are
+ * recorded as DIAG_ERROR diagnostics and skipped; the rest is kept. */
+void policy_parse(struct policy *p, const char *file, const char *buf, size_t len);
+
+/* Record a diagnostic (printf-style). */
+void policy_diag(struct policy *p, enum diag_level level, const char *file,
+		 unsigned line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+size_t policy_error_count(const struct policy *p);
+
+/* The entry that applies to UNIT (exact name, then template, then the
+ * first matching glob in reading order, then "default"), or NULL. */
+const struct policy_entry *policy_lookup(const struct policy *p, const char *unit);
+
+/* Does UNIT get a policy from an entry naming it (not just "default")? */
+bool policy_names_unit(const struct policy *p, const char *unit);
+
+const char *mode_name(enum mtag_mode m);
+int mode_from_string(const char *s, enum mtag_mode *out);
+
+/* Value of glibc.mem.tagging / glibc.memtag.enable for MODE and HEAP:
+ * off=0, async=1, sync=3, asymm=5; heap=false clears bit 0. */
+unsigned mode_tunable_value(enum mtag_mode mode, bool heap);
+
+/* Is NAME a syntactically valid unit name (not a pattern)? */
+bool unit_name_is_valid(const char *name);
+
+#endif

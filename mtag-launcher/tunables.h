@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tunables.h -- the environment glibc reads the memory-tagging mode from. */
+#ifndef MTAG_TUNABLES_H
+#define MTAG_TUNABLES_H
+
+#define TUNABLE_UPSTREAM "glibc.mem.tagging"  /* glibc >= 2.33 */
+#define TUNABLE_ORIGINAL "glibc.memtag.enable" /* original series, mtag glibc */
+#define ENV_ALIAS "_MTAG_ENABLE"
+
+/* Return a new GLIBC_TUNABLES value: OLD (may be NULL) without any
+ * glibc.mem.tagging / glibc.memtag.enable entries, other entries kept in
+ * their order, then both names set to VALUE. */
+char *tunables_merge(const char *old, unsigned value);
+
+/* Set GLIBC_TUNABLES and _MTAG_ENABLE in this process's environment.
+ * Returns 0 or -errno. */
+int tunables_apply(unsigned value);
+
+#endif
