@@ -68,3 +68,32 @@ debs: launcher-debs
 
 bench: $(BUILD)/host/mtag-launcher
 	tests/bench/run
+
+# --- Distribution build and install (used by debian/rules) --------------
+# Honours CC, CFLAGS, CPPFLAGS, LDFLAGS and PKG_CONFIG as dpkg-buildflags
+# and debhelper set them (also when cross-building).
+PKG_CONFIG ?= pkg-config
+DESTDIR ?=
+SBINDIR ?= /usr/sbin
+GENERATORDIR ?= /lib/systemd/system-generators
+UNITDIR ?= /lib/systemd/system
+PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
+PKG_BINS := $(BUILD)/pkg/mtag-launcher $(BUILD)/pkg/mtag-generator
+
+.PHONY: build-pkg install
+build-pkg: $(PKG_BINS)
+$(BUILD)/pkg/mtag-launcher: $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+	  $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_LIBS)
+$(BUILD)/pkg/mtag-generator: $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+	  $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_LIBS)
+
+install: build-pkg
+	install -D -m 0755 $(BUILD)/pkg/mtag-launcher $(DESTDIR)$(SBINDIR)/mtag-launcher
+	install -D -m 0755 $(BUILD)/pkg/mtag-generator $(DESTDIR)$(GENERATORDIR)/mtag-generator
+	install -D -m 0644 units/mtag-cpu-preferred.service $(DESTDIR)$(UNITDIR)/mtag-cpu-preferred.service
+	install -D -m 0644 $(LAUNCHER_DIR)/policy.conf $(DESTDIR)/etc/mtag/policy.conf
+	install -d -m 0755 $(DESTDIR)/etc/mtag/policy.d $(DESTDIR)/usr/lib/mtag/policy.d
