@@ -1,0 +1,14 @@
+# The patched arm64 kernel: build/kernel/Image and build/debs/linux-image-*-mtag*.
+# tools/build-kernel unpacks linux-source-6.1, applies patches/linux/series,
+# merges patches/linux/mtag-virt.config onto allnoconfig and builds with
+# ccache; results are cached in $(MTAG_CACHE)/kernel/<hash of the inputs>/.
+
+.PHONY: kernel kernel-force
+kernel:
+	@tools/build-kernel
+
+# Rebuild even if the result cache has these inputs (still incremental).
+kernel-force:
+	@KERNEL_FORCE=1 tools/build-kernel
+
+CHECK_SUITES += kernel
