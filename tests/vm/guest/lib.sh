@@ -1,0 +1,118 @@
+# lib.sh -- helpers for the in-guest scripts (matrix.sh, demo.sh); bash.
+# Runs inside the VM as root, from the host's share at /mnt/mtagtest.
+
+S=${S:-/mnt/mtagtest}
+R=$S/results
+mkdir -p "$R"
+RESULTS=$R/results.txt
+EV=/run/mtag-test/events
+UNITS="nginx.service memcached.service ssh.service"
+MSGID_APPLIED=bf385b8ac1d643ae9fd31184e584bd06
+
+pass() { echo "PASS: $1" | tee -a "$RESULTS"; }
+fail() { echo "FAIL: $1: $2" | tee -a "$RESULTS"; }
+skip() { echo "SKIP: $1: $2" | tee -a "$RESULTS"; }
+info() { echo "# $*" | tee -a "$RESULTS"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# ------------------------------------------------------------ what we have
+HAVE_LAUNCHER=no; [ -x /usr/sbin/mtag-launcher ] && HAVE_LAUNCHER=yes
+HAVE_TCF=no; grep -q '^MTE_TCF:' /proc/self/status && HAVE_TCF=yes
+HAVE_KREPORT=no; [ -e /proc/sys/abi/mte_fault_report ] && HAVE_KREPORT=yes
+HW_MTE=no; grep -qw mte /proc/cpuinfo && HW_MTE=yes
+LIBC_VERSION=$(dpkg-query -W -f='${Version}' libc6 2>/dev/null)
+HAVE_MTAG_LIBC=no; case "$LIBC_VERSION" in *+mtag*) HAVE_MTAG_LIBC=yes ;; esac
+
+mode_tunable() { case "$1" in off) echo 0 ;; async) echo 1 ;; sync) echo 3 ;; asymm) echo 5 ;; esac; }
+mode_tcf() { case "$1" in off) echo none ;; async) echo async ;; sync) echo sync ;; asymm) echo sync,async ;; esac; }
+
+cursor() { journalctl -n0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p'; }
+
+# ------------------------------------------------------------ policy
+# set_policy MODE: every test unit gets MODE, through /etc/mtag/policy.conf
+# and the generator (systemctl daemon-reload), then a restart.  Without the
+# launcher in the image, GLIBC_TUNABLES from a runtime drop-in instead (the
+# cases then SKIP).
+set_policy() {
+	local mode=$1 u
+	if [ "$HAVE_LAUNCHER" = yes ]; then
+		mkdir -p /etc/mtag
+		{
+			echo "# written by the mtag VM test (tests/vm/guest)"
+			for u in $UNITS; do echo "$u $mode"; done
+		} >/etc/mtag/policy.conf
+		rm -rf /run/systemd/system/*.service.d/zz-mtag-direct.conf
+	else
+		for u in $UNITS; do
+			mkdir -p "/run/systemd/system/$u.d"
+			printf '[Service]\nEnvironment=GLIBC_TUNABLES=glibc.mem.tagging=%s\n' \
+				"$(mode_tunable "$mode")" >"/run/systemd/system/$u.d/zz-mtag-direct.conf"
+		done
+	fi
+	systemctl daemon-reload
+}
+
+# policy_line UNIT: "/etc/mtag/policy.conf:N" of UNIT's entry.
+policy_line() { echo "/etc/mtag/policy.conf:$(grep -n "^$1 " /etc/mtag/policy.conf | head -1 | cut -d: -f1)"; }
+
+main_pid() { systemctl show -p MainPID --value "$1"; }
+nginx_workers() { local m; m=$(main_pid nginx.service); [ "$m" -gt 0 ] 2>/dev/null && pgrep -P "$m" | tr '\n' ' '; }
+tcf_of() { sed -n 's/^MTE_TCF:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+mt_maps() { grep -c '^VmFlags:.* mt' "/proc/$1/smaps" 2>/dev/null; }
+
+# ------------------------------------------------------------ clients
+# Each prints the first line (or byte count) of the answer, empty if none.
+http_get() {
+	timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/80 || exit 1
+		printf "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n" "$1" >&3
+		head -1 <&3 | tr -d "\r"' _ "$1" 2>/dev/null
+}
+mc_cmd() {
+	timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/11211 || exit 1
+		printf "%s\r\n" "$1" >&3
+		head -1 <&3 | tr -d "\r"' _ "$1" 2>/dev/null
+}
+# ssh_ident IDENT: connect, read the server's identification, send IDENT
+# and print "<server ident> +N" with N the bytes the server sent next (its
+# KEXINIT; 0 when the connection was dropped).
+ssh_ident() {
+	timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/22 || exit 1
+		IFS= read -r banner <&3
+		printf "%s\r\n" "$1" >&3
+		n=$(timeout 10 head -c 64 <&3 | wc -c)
+		printf "%s +%s\n" "${banner%$(printf "\r")}" "$n"' _ "$1" 2>/dev/null
+}
+
+# svc_ok SVC: the service answers an ordinary request.
+svc_ok() {
+	case "$1" in
+	nginx) http_get / | grep -q '^HTTP/1\.[01] 200' ;;
+	memcached) mc_cmd version | grep -q '^VERSION ' ;;
+	ssh) ssh_ident SSH-2.0-mtagtest | grep -q '^SSH-2.0-OpenSSH.* +[1-9]' ;;
+	esac
+}
+# svc_bug SVC BUG: send the request that triggers BUG; print the answer.
+svc_bug() {
+	case "$1" in
+	nginx) http_get "/MTAGBUG-$2" ;;
+	memcached) mc_cmd "MTAGBUG-$2" ;;
+	ssh) ssh_ident "SSH-2.0-MTAGBUG-$2" ;;
+	esac
+}
+# answered SVC ANSWER: the bug request completed normally.
+answered() {
+	case "$1" in
+	nginx) [[ "$2" == HTTP/1.?\ * ]] ;;
+	memcached) [ "$2" = ERROR ] ;;
+	ssh) [[ "$2" == SSH-2.0-*\ +[1-9]* ]] ;;
+	esac
+}
+
+# wait_for SECS CMD...: poll CMD every 0.2 s.
+wait_for() {
+	local end=$(( $(date +%s) + $1 )); shift
+	until "$@"; do
+		[ "$(date +%s)" -ge "$end" ] && return 1
+		sleep 0.2
+	done
+}

@@ -1,0 +1,266 @@
+#!/bin/bash
+# matrix.sh -- the mtag proof, inside the booted arm64 guest (one boot).
+#
+# For each policy mode (sync, async, off) set through /etc/mtag/policy.conf
+# + daemon-reload + restart, for each service (nginx: master + workers;
+# memcached: one event-loop process; ssh: a process per connection):
+#   SVC/MODE/proc-status   /proc/PID/status MTE_TCF of every process = MODE
+#   SVC/MODE/journal       the launcher's entry: unit, mode, policy source
+#   SVC/MODE/BUG           BUG = overflow | uaf injected by a real request:
+#                          sync: SIGSEGV si_code 9, async: si_code 8, death
+#                          of the process that read it, service back and
+#                          serving; off: the request completes, no trap
+#   SVC/MODE/BUG/kernel-report   the kernel's "mte: ... tag check fault"
+#                          line names that thread (sync: address and tags)
+# plus guest/* checks of the kernel, the libc and mtebug.
+# Prints PASS/FAIL/SKIP lines (also to $S/results/results.txt).
+set -u
+. "$(dirname "$0")/lib.sh"
+MODES=${MTAG_MODES:-sync async off}
+SVCS=${MTAG_SVCS:-nginx memcached ssh}
+BUGS=${MTAG_BUGS:-overflow uaf}
+T0=$(date +%s)
+: >"$RESULTS"
+
+info "guest: kernel $(uname -r), libc6 $LIBC_VERSION, launcher $(dpkg-query -W -f='${Version}' mtag-launcher 2>/dev/null || echo none)"
+info "guest: hw mte=$HW_MTE MTE_TCF=$HAVE_TCF fault-report=$HAVE_KREPORT mtag-libc=$HAVE_MTAG_LIBC, boot took $(uptime_s)s"
+
+# ------------------------------------------------------------ guest basics
+[ "$HW_MTE" = yes ] && pass guest/hw-mte || fail guest/hw-mte "no 'mte' in /proc/cpuinfo Features"
+if [ "$HAVE_TCF" = yes ] && [ "$HAVE_KREPORT" = yes ]; then
+	pass guest/kernel-mtag
+else
+	skip guest/kernel-mtag "kernel $(uname -r) is not the mtag kernel (no MTE_TCF in /proc/self/status or no abi.mte_fault_report); build/kernel/Image missing?"
+fi
+if [ "$HAVE_MTAG_LIBC" = yes ]; then
+	pass guest/libc-mtag1
+	for bug in overflow uaf; do
+		out=$(_MTAG_ENABLE=3 /usr/lib/mtag-test/mtebug $bug 2>&1); rc=$?
+		if [ $rc -eq 139 ] && grep -q 'SIGSEGV si_code=9 ' <<<"$out"; then
+			pass "guest/mtebug-_MTAG_ENABLE=3-$bug"
+		else
+			fail "guest/mtebug-_MTAG_ENABLE=3-$bug" "exit $rc: $(tr '\n' ' ' <<<"$out")"
+		fi
+	done
+	out=$(_MTAG_ENABLE=0 /usr/lib/mtag-test/mtebug overflow 2>&1); rc=$?
+	if [ $rc -eq 0 ] && grep -q 'overflow completed' <<<"$out"; then
+		pass guest/mtebug-_MTAG_ENABLE=0-overflow
+	else
+		fail guest/mtebug-_MTAG_ENABLE=0-overflow "exit $rc: $(tr '\n' ' ' <<<"$out")"
+	fi
+else
+	skip guest/libc-mtag1 "libc6 in the guest is $LIBC_VERSION, not the +mtag1 build (no build/debs/libc6_*+mtag1_arm64.deb when the image was made)"
+	out=$(GLIBC_TUNABLES=glibc.mem.tagging=3 /usr/lib/mtag-test/mtebug overflow 2>&1)
+	info "stock libc: GLIBC_TUNABLES=glibc.mem.tagging=3 mtebug overflow: $(tr '\n' ' ' <<<"$out")"
+fi
+if [ "$HAVE_LAUNCHER" = yes ]; then
+	pass guest/launcher-installed
+else
+	skip guest/launcher-installed "mtag-launcher not in the image (no build/debs/mtag-launcher_*_arm64.deb); service cases run with GLIBC_TUNABLES set directly and SKIP"
+fi
+
+# ------------------------------------------------------------ one case
+# result NAME OK REASON: PASS/FAIL, or SKIP (with what happened) when the
+# mode was not set through the launcher.
+result() {
+	local name=$1 ok=$2 why=$3
+	if [ "$HAVE_LAUNCHER" != yes ]; then
+		skip "$name" "no mtag-launcher; with GLIBC_TUNABLES set directly: $([ "$ok" = 1 ] && echo would pass || echo "would fail: $why")"
+	elif [ "$ok" = 1 ]; then
+		pass "$name"
+	else
+		fail "$name" "$why"
+	fi
+}
+
+ev_since() { tail -n +"$(( $1 + 1 ))" "$EV" 2>/dev/null; }
+ev_count() { if [ -f "$EV" ]; then wc -l <"$EV"; else echo 0; fi; }
+# The events of one trigger: first "trigger=" line after line N.
+ev_trigger() { ev_since "$1" | grep -m1 " trigger=$2\$"; }
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# check_status SVC MODE
+check_status() {
+	local svc=$1 mode=$2 u=$1.service want pids p tcf bad="" got=""
+	want=$(mode_tcf "$mode")
+	pids=$(main_pid "$u")
+	[ "$svc" = nginx ] && pids="$pids $(nginx_workers)"
+	for p in $pids; do
+		[ "$p" -gt 0 ] 2>/dev/null || { bad="$bad no-main-pid"; continue; }
+		tcf=$(tcf_of "$p")
+		got="$got $p:${tcf:-?}(mt=$(mt_maps "$p"))"
+		if [ "$HAVE_TCF" = yes ]; then
+			[ "$tcf" = "$want" ] || bad="$bad $p:$tcf"
+		fi
+	done
+	if [ "$HAVE_TCF" != yes ]; then
+		skip "$svc/$mode/proc-status" "kernel has no MTE_TCF line (not the mtag kernel); pids(mt vmas):$got"
+	elif [ -z "$bad" ] && [ -n "$pids" ]; then
+		result "$svc/$mode/proc-status" 1 ""
+		info "$svc/$mode: MTE_TCF$got"
+	else
+		result "$svc/$mode/proc-status" 0 "want MTE_TCF $want, got$got"
+	fi
+}
+
+# check_journal SVC MODE CURSOR
+check_journal() {
+	local svc=$1 mode=$2 c=$3 u=$1.service e m src unit want
+	if [ "$HAVE_LAUNCHER" != yes ]; then
+		skip "$svc/$mode/journal" "no mtag-launcher in the image"
+		return
+	fi
+	e=$(journalctl --after-cursor="$c" -o export MESSAGE_ID=$MSGID_APPLIED MTAG_UNIT="$u" 2>/dev/null |
+		awk 'BEGIN{RS=""} {last=$0} END{print last}')
+	unit=$(sed -n 's/^MTAG_UNIT=//p' <<<"$e")
+	m=$(sed -n 's/^MTAG_MODE=//p' <<<"$e")
+	src=$(sed -n 's/^MTAG_POLICY_SOURCE=//p' <<<"$e")
+	want=$(policy_line "$u")
+	if [ "$unit" = "$u" ] && [ "$m" = "$mode" ] && [ "$src" = "$want" ]; then
+		pass "$svc/$mode/journal"
+		info "$svc/$mode: journal MTAG_UNIT=$unit MTAG_MODE=$m MTAG_POLICY_SOURCE=$src MTAG_TUNABLE=$(sed -n 's/^MTAG_TUNABLE=//p' <<<"$e")"
+	else
+		fail "$svc/$mode/journal" "want unit=$u mode=$mode source=$want; launcher entry: unit='$unit' mode='$m' source='$src' (entries since restart: $(journalctl --after-cursor="$c" MESSAGE_ID=$MSGID_APPLIED -o cat 2>/dev/null | wc -l))"
+	fi
+}
+
+# check_bug SVC MODE BUG
+check_bug() {
+	local svc=$1 mode=$2 bug=$3 u=$1.service name=$1/$2/$3
+	local c n0 before_pid before_workers answer trig pid tid comm segv code addr why="" ok=1
+	local errlog_lines krep
+	c=$(cursor); n0=$(ev_count)
+	before_pid=$(main_pid "$u"); before_workers=$(nginx_workers)
+	errlog_lines=$(wc -l </var/log/nginx/error.log 2>/dev/null || echo 0)
+
+	answer=$(svc_bug "$svc" "$bug")
+	wait_for 10 ev_trigger "$n0" "$bug" >/dev/null
+	trig=$(ev_trigger "$n0" "$bug")
+	if [ -z "$trig" ]; then
+		result "$name" 0 "the trigger never reached the service (no event in $EV); answer '$answer'"
+		[ "$HAVE_KREPORT" = yes ] && skip "$name/kernel-report" "no trigger"
+		return
+	fi
+	pid=$(field pid "$trig"); tid=$(field tid "$trig"); comm=$(field comm "$trig")
+
+	if [ "$mode" = off ]; then
+		wait_for 5 grep -q "pid=$pid tid=$tid .* $bug completed" "$EV"
+		segv=$(ev_since "$n0" | grep "pid=$pid .*SIGSEGV")
+		grep -q "pid=$pid tid=$tid .* $bug completed" "$EV" || { ok=0; why="$why; no '$bug completed' event"; }
+		[ -z "$segv" ] || { ok=0; why="$why; trapped: $segv"; }
+		answered "$svc" "$answer" || { ok=0; why="$why; request did not complete (answer '$answer')"; }
+		kill -0 "$pid" 2>/dev/null || { ok=0; why="$why; process $pid is gone"; }
+		svc_ok "$svc" || { ok=0; why="$why; service no longer answers"; }
+		result "$name" $ok "${why#; }"
+		[ $ok = 1 ] && info "$name: $comm[$pid] ran the $bug, answered '$answer', still running"
+		krep=$(journalctl -k --after-cursor="$c" -o cat 2>/dev/null | grep 'tag check fault')
+		if [ "$HAVE_KREPORT" != yes ]; then
+			skip "$name/kernel-report" "not the mtag kernel"
+		elif [ -z "$krep" ]; then
+			result "$name/kernel-report" 1 ""
+		else
+			result "$name/kernel-report" 0 "unexpected report: $krep"
+		fi
+		return
+	fi
+
+	local want_code=9; [ "$mode" = async ] && want_code=8
+	wait_for 10 grep -q "pid=$pid .*SIGSEGV" "$EV"
+	segv=$(ev_since "$n0" | grep -m1 "pid=$pid .*SIGSEGV")
+	code=$(field si_code "$segv"); addr=$(field addr "$segv")
+	[ "$code" = "$want_code" ] || { ok=0; why="$why; want SIGSEGV si_code=$want_code, got '${segv:-no SIGSEGV}'"; }
+	answered "$svc" "$answer" && { ok=0; why="$why; the request completed ('$answer')"; }
+	wait_for 10 bash -c "! kill -0 $pid 2>/dev/null" || { ok=0; why="$why; process $pid still alive"; }
+	# The death, as the system saw it.
+	local death=""
+	case "$svc" in
+	nginx)
+		wait_for 10 bash -c "tail -n +$((errlog_lines + 1)) /var/log/nginx/error.log | grep -q 'worker process $pid exited on signal 11'"
+		death=$(tail -n +$((errlog_lines + 1)) /var/log/nginx/error.log | grep -m1 "worker process $pid exited on signal 11")
+		[ -n "$death" ] || { ok=0; why="$why; no 'worker process $pid exited on signal 11' in nginx's error.log"; }
+		# Respawned worker, serving.
+		wait_for 20 svc_ok nginx || { ok=0; why="$why; nginx does not answer afterwards"; }
+		local now; now=$(nginx_workers)
+		[ -n "$now" ] && ! grep -qw "$pid" <<<"$now" || { ok=0; why="$why; no replacement worker (before: $before_workers, now: $now)"; }
+		[ "$(main_pid "$u")" = "$before_pid" ] || { ok=0; why="$why; master changed"; }
+		death="$death; workers $before_workers-> $now"
+		;;
+	memcached)
+		wait_for 15 bash -c "journalctl --after-cursor='$c' -u $u -o cat | grep -q 'status=11/SEGV'"
+		death=$(journalctl --after-cursor="$c" -u "$u" -o cat | grep -m1 'status=11/SEGV')
+		[ -n "$death" ] || { ok=0; why="$why; no 'status=11/SEGV' for $u in the journal"; }
+		wait_for 30 bash -c "[ \"\$(systemctl show -p MainPID --value $u)\" != $before_pid ] && systemctl -q is-active $u" ||
+			{ ok=0; why="$why; systemd did not restart $u"; }
+		wait_for 20 svc_ok memcached || { ok=0; why="$why; memcached does not answer afterwards"; }
+		death="$death; restarted as pid $(main_pid "$u")"
+		;;
+	ssh)
+		# A per-connection child died; the listener stays.
+		death="connection process $pid gone"
+		[ "$(main_pid "$u")" = "$before_pid" ] || { ok=0; why="$why; sshd listener changed ($before_pid -> $(main_pid "$u"))"; }
+		wait_for 20 svc_ok ssh || { ok=0; why="$why; sshd does not answer afterwards"; }
+		;;
+	esac
+	result "$name" $ok "${why#; }"
+	[ $ok = 1 ] && info "$name: $comm[$pid/$tid] SIGSEGV si_code=$code addr=$addr; $death"
+
+	# The kernel's report of that fault.
+	if [ "$HAVE_KREPORT" != yes ]; then
+		skip "$name/kernel-report" "not the mtag kernel (no abi.mte_fault_report)"
+		return
+	fi
+	wait_for 5 bash -c "journalctl -k --after-cursor='$c' -o cat | grep -q 'tag check fault in .*\[$tid\]'"
+	krep=$(journalctl -k --after-cursor="$c" -o cat | grep -m1 "tag check fault in .*\[$tid\]")
+	ok=1 why=""
+	if [ -z "$krep" ]; then
+		ok=0 why="no 'mte: ... tag check fault in ...[$tid]' kernel line (dmesg after: $(journalctl -k --after-cursor="$c" -o cat | grep -m3 mte: | tr '\n' '|'))"
+	elif [ "$mode" = sync ]; then
+		local ka pt mt
+		ka=$(sed -n 's/.* addr \(0x[0-9a-f]*\) .*/\1/p' <<<"$krep")
+		pt=$(sed -n 's/.* pointer tag \(0x[0-9a-f]*\) .*/\1/p' <<<"$krep")
+		mt=$(sed -n 's/.* memory tag \([0-9a-fx]*\) .*/\1/p' <<<"$krep")
+		[[ "$krep" == *"mte: sync tag check fault in "* ]] || { ok=0; why="$why; not a sync report"; }
+		[ -n "$ka" ] && [ -n "$pt" ] && [ -n "$mt" ] || { ok=0; why="$why; no address/tags"; }
+		if [ -n "$ka" ] && [ -n "$addr" ] && [ $((ka)) -ne $((addr)) ]; then ok=0; why="$why; address $ka != si_addr $addr"; fi
+		[ "$pt" != "$mt" ] || { ok=0; why="$why; pointer tag = memory tag"; }
+		why="${why#; }: $krep"
+	else
+		[[ "$krep" == *"mte: async tag check fault in "* ]] || { ok=0; why="not an async report: $krep"; }
+	fi
+	result "$name/kernel-report" $ok "$why"
+	[ $ok = 1 ] && info "$name: kernel: $krep"
+}
+
+# ------------------------------------------------------------ the matrix
+for mode in $MODES; do
+	tm=$(date +%s)
+	set_policy "$mode"
+	c=$(cursor)
+	for svc in $SVCS; do
+		u=$svc.service
+		if [ "$HAVE_LAUNCHER" = yes ]; then
+			if systemctl show -p ExecStart "$u" | grep -q mtag-launcher; then
+				pass "$svc/$mode/wrapped"
+			else
+				fail "$svc/$mode/wrapped" "ExecStart not wrapped by mtag-generator: $(systemctl show -p ExecStart "$u" | cut -c1-200)"
+			fi
+		fi
+		systemctl restart "$u" || fail "$svc/$mode/restart" "systemctl restart $u failed: $(systemctl status "$u" 2>&1 | tail -5 | tr '\n' '|')"
+	done
+	for svc in $SVCS; do
+		wait_for 30 svc_ok "$svc" || { fail "$svc/$mode/serving" "does not answer after restart"; continue; }
+		check_status "$svc" "$mode"
+		check_journal "$svc" "$mode" "$c"
+		for bug in $BUGS; do
+			check_bug "$svc" "$mode" "$bug"
+		done
+	done
+	info "mode $mode took $(( $(date +%s) - tm ))s"
+done
+
+# Leave the logs for the host (test-logs).
+journalctl -b -o short-monotonic >"$R/journal.txt" 2>&1
+cp "$EV" "$R/inject-events.txt" 2>/dev/null
+cp /var/log/nginx/error.log "$R/nginx-error.log" 2>/dev/null
+info "matrix took $(( $(date +%s) - T0 ))s, guest uptime $(uptime_s)s"
+echo done >"$R/matrix.done"
