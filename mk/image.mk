@@ -26,7 +26,7 @@ image: $(INJECT_SO) $(BUILD)/arm64/tests/mtebug
 # The demo builds what is missing first (each of those is cached).
 DEMO_DEPS := $(if $(wildcard mk/kernel.mk),kernel) $(if $(wildcard mk/glibc.mk),glibc) launcher-debs
 demo:
-	@for t in $(DEMO_DEPS); do $(MAKE) --no-print-directory $$t >$(BUILD)/demo-$$t.log 2>&1 || \
+	@mkdir -p $(BUILD); for t in $(DEMO_DEPS); do $(MAKE) --no-print-directory $$t >$(BUILD)/demo-$$t.log 2>&1 || \
 	  echo "demo: 'make $$t' failed (see $(BUILD)/demo-$$t.log); going on with what build/ has"; done
 	@$(MAKE) --no-print-directory image >$(BUILD)/demo-image.log 2>&1 || \
 	  { tail -20 $(BUILD)/demo-image.log; exit 1; }
