@@ -19,11 +19,12 @@ ARM64_PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/
 SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
 SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
 
-.PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64
+.PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64 fuzz-policy
 
 launcher: $(BUILD)/host/mtag-launcher $(BUILD)/host/mtag-generator
 launcher-arm64: $(BUILD)/arm64/mtag-launcher $(BUILD)/arm64/mtag-generator
 launcher-asan: $(BUILD)/asan/mtag-launcher $(BUILD)/asan/mtag-generator $(BUILD)/asan/unit-tests
+fuzz-policy: $(BUILD)/fuzz/fuzz-policy
 test-progs-arm64: $(BUILD)/arm64/tests/mtebug
 
 # $(call launcher_build,VARIANT,CC,CFLAGS,LIBS)

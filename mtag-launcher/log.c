@@ -8,8 +8,11 @@
 #include <string.h>
 #include <syslog.h>
 #include <systemd/sd-journal.h>
+#include <unistd.h>
 
 #include "util.h"
+
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
 
 static const char *prog_name = "mtag-launcher";
 static bool use_journal;
@@ -27,7 +30,10 @@ void log_setup(const char *prog, enum log_target t, bool quiet)
 		use_journal = false;
 		break;
 	default:
-		use_journal = getenv("INVOCATION_ID") != NULL;
+		/* sd_journal_send() drops messages silently when journald is
+		 * not there, so check for its socket: without it, stderr. */
+		use_journal = getenv("INVOCATION_ID") != NULL &&
+			      access(JOURNAL_SOCKET, W_OK) == 0;
 		break;
 	}
 }

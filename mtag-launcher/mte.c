@@ -75,12 +75,13 @@ unsigned mte_cpu_preferred(const char *cpu_dir, struct cpu_pref_count *c)
 int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf, size_t errlen)
 {
 	const char *val = mode_name(mode);
-	DIR *d = opendir(cpu_dir);
+	DIR *d;
 	struct dirent *de;
 	int n = 0, err = 0;
 
 	if (mode == MTAG_MODE_OFF)
 		return -EINVAL;
+	d = opendir(cpu_dir);
 	if (!d) {
 		snprintf(errbuf, errlen, "%s", cpu_dir);
 		return -errno;
@@ -93,7 +94,7 @@ int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf
 		if (!is_cpu_dir(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/mte_tcf_preferred", cpu_dir, de->d_name);
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT)
 				continue;

@@ -403,6 +403,19 @@ static const char *word_end(const char *s)
 	return quote ? NULL : s;
 }
 
+/* Do the words of S all end properly (no unterminated quote)? */
+static bool words_ok(const char *s)
+{
+	for (;;) {
+		s += strspn(s, " \t");
+		if (!*s)
+			return true;
+		s = word_end(s);
+		if (!s)
+			return false;
+	}
+}
+
 static const char *skip_prefixes(const char *v, char *prefix, size_t size, bool *argv0)
 {
 	size_t n = 0;
@@ -435,7 +448,7 @@ char *unit_wrap_exec(const char *value, const char *launcher, const char *unit_a
 			return NULL;
 		rest = a0_end;
 	}
-	if (!word_end(rest))
+	if (!words_ok(rest))
 		return NULL;
 	if (argv0)
 		return xasprintf("%s%s --unit=%s --argv0 %.*s -- %.*s%s", prefix, launcher,

@@ -1,0 +1,179 @@
+/* test-conffiles.c -- file set, drop-in order, masking, safety checks. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conffiles.h"
+#include "unit.h"
+
+static char root[512];
+static struct policy P;
+
+static void new_root(const char *name)
+{
+	char cmd[600];
+
+	snprintf(root, sizeof(root), "%s/%s", tmpdir(), name);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		abort();
+	mkdirs(root);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	write_file(path, text);
+}
+
+static unsigned load(const char *single)
+{
+	struct conf_opts o = { .root = root, .single = single };
+
+	policy_free(&P);
+	policy_init(&P);
+	return conf_load(&P, &o);
+}
+
+static const char *mode_of(const char *unit)
+{
+	const struct policy_entry *e = policy_lookup(&P, unit);
+
+	return e ? mode_name(e->mode) : "none";
+}
+
+static int has_diag(const char *substr)
+{
+	for (size_t i = 0; i < P.n_diags; i++)
+		if (strstr(P.diags[i].msg, substr) || strstr(P.diags[i].file, substr))
+			return 1;
+	return 0;
+}
+
+static void test_dropin_order_and_masking(void)
+{
+	char link[1024];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root: policy files must be root-owned");
+	new_root("order");
+	put("/etc/mtag/policy.conf", "a*.service sync\nx.service off\n");
+	put("/usr/lib/mtag/policy.d/10-vendor.conf", "x.service async\nab*.service asymm\n");
+	put("/usr/lib/mtag/policy.d/20-masked.conf", "y.service sync\n");
+	put("/usr/lib/mtag/policy.d/30-empty.conf", "z.service sync\n");
+	put("/usr/lib/mtag/policy.d/40-replaced.conf", "w.service sync\n");
+	put("/run/mtag/policy.d/40-replaced.conf", "w.service async\n");
+	put("/etc/mtag/policy.d/40-replaced.conf", "w.service off\n");
+	put("/etc/mtag/policy.d/30-empty.conf", "");
+	put("/etc/mtag/policy.d/05-early.conf", "v.service asymm\n");
+	put("/etc/mtag/policy.d/README", "not read\n");
+	snprintf(link, sizeof(link), "%s/etc/mtag/policy.d/20-masked.conf", root);
+	CHECK(symlink("/dev/null", link) == 0);
+
+	/* main, 05-early, 10-vendor, 30-empty (/etc), 40-replaced (/etc) */
+	CHECK(load(NULL) == 5);
+	CHECK(P.n_diags == 1); /* x.service overridden: a warning */
+	CHECK(policy_error_count(&P) == 0);
+	CHECK_STR(mode_of("x.service"), "async");   /* later file overrides */
+	CHECK_STR(mode_of("abc.service"), "sync");  /* first glob (main file) */
+	CHECK_STR(mode_of("y.service"), "none");    /* masked by /dev/null */
+	CHECK_STR(mode_of("z.service"), "none");    /* masked by empty file */
+	CHECK_STR(mode_of("w.service"), "off");     /* /etc beats /run, /usr/lib */
+	CHECK_STR(mode_of("v.service"), "asymm");
+	CHECK(strstr(policy_lookup(&P, "x.service")->file, "/usr/lib/mtag/policy.d/10-vendor.conf"));
+}
+
+static void test_missing_files_are_fine(void)
+{
+	new_root("empty");
+	CHECK(load(NULL) == 0);
+	CHECK(P.n_diags == 0 && P.n_entries == 0);
+}
+
+static void test_single_file(void)
+{
+	char path[1024];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root");
+	new_root("single");
+	put("/etc/mtag/policy.conf", "a.service sync\n");
+	put("/try.conf", "a.service async\n");
+	snprintf(path, sizeof(path), "%s/try.conf", root);
+	CHECK(load(path) == 1);
+	CHECK_STR(mode_of("a.service"), "async");
+	snprintf(path, sizeof(path), "%s/nonexistent.conf", root);
+	CHECK(load(path) == 0);
+	CHECK(policy_error_count(&P) == 1 && has_diag("cannot open: No such file or directory"));
+}
+
+static void test_unsafe_files_refused(void)
+{
+	char path[1024];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root to chown");
+	new_root("unsafe");
+	put("/etc/mtag/policy.conf", "a.service sync\n");
+	put("/etc/mtag/policy.d/50-user.conf", "b.service sync\n");
+	put("/usr/lib/mtag/policy.d/60-ww.conf", "c.service sync\n");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.d/50-user.conf", root);
+	CHECK(chown(path, 65534, 65534) == 0);
+	snprintf(path, sizeof(path), "%s/usr/lib/mtag/policy.d/60-ww.conf", root);
+	CHECK(chmod(path, 0666) == 0);
+	load(NULL);
+	CHECK(policy_error_count(&P) == 2);
+	CHECK(has_diag("refused: not owned by root (policy must not be writable by a service user): owner uid 65534, mode 0644"));
+	CHECK(has_diag("refused: writable by group or others (policy must not be writable by a service user): owner uid 0, mode 0666"));
+	CHECK_STR(mode_of("a.service"), "sync");
+	CHECK_STR(mode_of("b.service"), "none");
+	CHECK_STR(mode_of("c.service"), "none");
+	/* --config as root: the same rules. */
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.d/50-user.conf", root);
+	load(path);
+	CHECK(policy_error_count(&P) == 1 && has_diag("not owned by root"));
+}
+
+static void test_unsafe_directory_refused(void)
+{
+	char path[1024];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root");
+	new_root("unsafedir");
+	put("/etc/mtag/policy.d/10-a.conf", "a.service sync\n");
+	put("/usr/lib/mtag/policy.d/10-a.conf", "a.service async\n");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.d", root);
+	CHECK(chmod(path, 0777) == 0);
+	load(NULL);
+	CHECK(policy_error_count(&P) == 1 && has_diag("refused directory: writable by group or others"));
+	/* The refused /etc file does not mask the vendor one. */
+	CHECK_STR(mode_of("a.service"), "async");
+}
+
+static void test_not_a_regular_file(void)
+{
+	char path[1024];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root");
+	new_root("notreg");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.conf", root);
+	mkdirs(path);
+	load(NULL);
+	CHECK(policy_error_count(&P) == 1 && has_diag("refused: not a regular file"));
+}
+
+void run_conffiles_tests(void)
+{
+	RUN(test_dropin_order_and_masking);
+	RUN(test_missing_files_are_fine);
+	RUN(test_single_file);
+	RUN(test_unsafe_files_refused);
+	RUN(test_unsafe_directory_refused);
+	RUN(test_not_a_regular_file);
+	policy_free(&P);
+}

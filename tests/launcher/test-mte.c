@@ -1,0 +1,82 @@
+/* test-mte.c -- /proc and sysfs parsing against fake trees. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mte.h"
+#include "unit.h"
+
+static void test_proc(void)
+{
+	char dir[600], path[700];
+	struct proc_mte m;
+
+	snprintf(dir, sizeof(dir), "%s/proc", tmpdir());
+	snprintf(path, sizeof(path), "%s/42/status", dir);
+	write_file(path, "Name:\tnginx\nUmask:\t0022\nMTE_TCF:\tsync,async\nMTE_TagInclude:\t0xfffe\n");
+	snprintf(path, sizeof(path), "%s/42/smaps", dir);
+	write_file(path,
+		   "aaaa-bbbb rw-p 00000000 00:00 0 [heap]\nSize: 4 kB\nVmFlags: rd wr mr mw me ac mt\n"
+		   "cccc-dddd r-xp 00000000 08:01 1 /usr/sbin/nginx\nVmFlags: rd ex mr mw me\n"
+		   "eeee-ffff rw-p 00000000 00:00 0\nVmFlags: rd wr mt mr mw me ac\n"
+		   "1111-2222 rw-p 00000000 00:00 0\nVmFlags: rd wr mtx\n");
+	CHECK(mte_read_proc(dir, 42, &m) == 0);
+	CHECK_STR(m.comm, "nginx");
+	CHECK(m.maps == 4 && m.mt_maps == 2);
+	CHECK(m.has_tcf_line);
+	CHECK_STR(m.tcf, "sync,async");
+	CHECK(m.has_mask_line);
+	CHECK_STR(m.tag_include, "0xfffe");
+
+	snprintf(path, sizeof(path), "%s/43/status", dir);
+	write_file(path, "Name:\tstock\n");
+	snprintf(path, sizeof(path), "%s/43/smaps", dir);
+	write_file(path, "");
+	CHECK(mte_read_proc(dir, 43, &m) == 0);
+	CHECK(!m.has_tcf_line && m.maps == 0);
+	CHECK(mte_read_proc(dir, 44, &m) < 0);
+}
+
+static void test_cpu_preferred(void)
+{
+	char dir[600], path[700];
+	struct cpu_pref_count c;
+	char err[256];
+
+	snprintf(dir, sizeof(dir), "%s/sys/cpu", tmpdir());
+	snprintf(path, sizeof(path), "%s/cpu0/mte_tcf_preferred", dir);
+	write_file(path, "async\n");
+	snprintf(path, sizeof(path), "%s/cpu1/mte_tcf_preferred", dir);
+	write_file(path, "asymm\n");
+	snprintf(path, sizeof(path), "%s/cpufreq/x", dir);
+	write_file(path, "");
+	snprintf(path, sizeof(path), "%s/cpu2/online", dir);
+	write_file(path, "1\n");
+	CHECK(mte_cpu_preferred(dir, &c) == 2);
+	CHECK(c.async == 1 && c.asymm == 1 && c.sync == 0);
+
+	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_SYNC, err, sizeof(err)) == 2);
+	CHECK(mte_cpu_preferred(dir, &c) == 2 && c.sync == 2);
+	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_OFF, err, sizeof(err)) < 0);
+
+	snprintf(dir, sizeof(dir), "%s/sys/none", tmpdir());
+	mkdirs(dir);
+	CHECK(mte_cpu_preferred(dir, &c) == 0);
+	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_ASYMM, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "mte_tcf_preferred") != NULL);
+}
+
+static void test_hwcap(void)
+{
+#if defined(__aarch64__)
+	SKIP_TEST("depends on the CPU");
+#else
+	CHECK(!mte_supported());
+#endif
+}
+
+void run_mte_tests(void)
+{
+	RUN(test_proc);
+	RUN(test_cpu_preferred);
+	RUN(test_hwcap);
+}

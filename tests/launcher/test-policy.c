@@ -1,0 +1,257 @@
+/* test-policy.c -- the policy grammar, every error message, precedence. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "unit.h"
+
+static struct policy P;
+
+static struct policy *parse(const char *text)
+{
+	policy_free(&P);
+	policy_init(&P);
+	policy_parse(&P, "test.conf", text, strlen(text));
+	return &P;
+}
+
+/* The diagnostic for LINE, or NULL. */
+static const char *diag_at(unsigned line, enum diag_level level)
+{
+	for (size_t i = 0; i < P.n_diags; i++)
+		if (P.diags[i].line == line && P.diags[i].level == level)
+			return P.diags[i].msg;
+	return NULL;
+}
+
+static int has_error(unsigned line, const char *substr)
+{
+	const char *m = diag_at(line, DIAG_ERROR);
+
+	if (m && strstr(m, substr))
+		return 1;
+	printf("# line %u: expected error containing \"%s\", got \"%s\"\n", line, substr,
+	       m ? m : "(none)");
+	return 0;
+}
+
+static void test_parse_basic(void)
+{
+	struct policy *p = parse("# comment\n\n  nginx.service   sync  # trailing\n"
+				 "redis-*.service async require=yes\n"
+				 "worker@.service asymm heap=off strict=yes\n"
+				 "default off\r\n"
+				 "cpu-preferred asymm\n");
+
+	CHECK(p->n_diags == 0);
+	CHECK(p->n_entries == 4);
+	CHECK_STR(p->entries[0].pattern, "nginx.service");
+	CHECK(p->entries[0].kind == ENTRY_EXACT);
+	CHECK(p->entries[0].mode == MTAG_MODE_SYNC);
+	CHECK(p->entries[0].heap && !p->entries[0].require && !p->entries[0].strict);
+	CHECK(p->entries[0].line == 3);
+	CHECK_STR(p->entries[0].file, "test.conf");
+	CHECK(p->entries[1].kind == ENTRY_GLOB && p->entries[1].require);
+	CHECK(p->entries[2].kind == ENTRY_TEMPLATE && !p->entries[2].heap && p->entries[2].strict);
+	CHECK(p->entries[3].kind == ENTRY_DEFAULT && p->entries[3].mode == MTAG_MODE_OFF);
+	CHECK(p->has_cpu_preferred && p->cpu_preferred == MTAG_MODE_ASYMM);
+	CHECK(p->cpu_preferred_line == 7);
+}
+
+static void test_parse_booleans(void)
+{
+	struct policy *p = parse("a.service sync heap=no require=on\n"
+				 "b.service sync heap=1 require=false\n"
+				 "c.service sync heap=true require=0\n");
+
+	CHECK(p->n_diags == 0 && p->n_entries == 3);
+	CHECK(!p->entries[0].heap && p->entries[0].require);
+	CHECK(p->entries[1].heap && !p->entries[1].require);
+	CHECK(p->entries[2].heap && !p->entries[2].require);
+}
+
+static void test_error_messages(void)
+{
+	static const char text[] =
+		"nginx.service\n"                      /* 1 */
+		"nginx.service fast\n"                 /* 2 */
+		"nginx sync\n"                         /* 3 */
+		"nginx.socket sync\n"                  /* 4 */
+		"*.socket sync\n"                      /* 5 */
+		"ng/inx.service sync\n"                /* 6 */
+		"ng%x*.service sync\n"                 /* 7 */
+		"a.service sync heap\n"                /* 8 */
+		"a.service sync =on\n"                 /* 9 */
+		"a.service sync color=red\n"           /* 10 */
+		"a.service sync heap=on heap=off\n"    /* 11 */
+		"a.service sync heap=maybe\n"          /* 12 */
+		"a.service sync require=sometimes\n"   /* 13 */
+		"a.service async heap=off\n"           /* 14 */
+		"cpu-preferred off\n"                  /* 15 */
+		"cpu-preferred asymm heap=off\n"       /* 16 */
+		"cpu-preferred\n"                      /* 17 */
+		"cpu-preferred fast\n"                 /* 18 */
+		"a.service sync a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13 n=14 o=15\n" /* 19 */
+		"@.service sync\n"                     /* 20 */
+		"a.service sync strict=perhaps\n";     /* 21 */
+
+	parse(text);
+	CHECK(P.n_entries == 0);
+	CHECK(policy_error_count(&P) == 21);
+	CHECK(has_error(1, "'nginx.service': missing mode (expected off, async, sync or asymm)"));
+	CHECK(has_error(2, "'nginx.service': unknown mode 'fast' (expected off, async, sync or asymm)"));
+	CHECK(has_error(3, "'nginx' is not a unit name: did you mean 'nginx.service'?"));
+	CHECK(has_error(4, "'nginx.socket': only .service units run through the launcher"));
+	CHECK(has_error(5, "'*.socket': pattern can never match a service"));
+	CHECK(has_error(6, "'ng/inx.service' is not a valid unit name"));
+	CHECK(has_error(7, "'ng%x*.service': character '%' cannot appear in a unit name"));
+	CHECK(has_error(8, "'heap': expected key=value (heap=on|off, require=yes|no, strict=yes|no)"));
+	CHECK(has_error(9, "'=on': expected key=value"));
+	CHECK(has_error(10, "unknown option 'color' (known: heap, require, strict)"));
+	CHECK(has_error(11, "'heap' given twice"));
+	CHECK(has_error(12, "heap=maybe: expected on or off"));
+	CHECK(has_error(13, "require=sometimes: expected yes or no"));
+	CHECK(has_error(14, "async with heap=off is not possible"));
+	CHECK(has_error(15, "cpu-preferred: the kernel has no preferred mode 'off'"));
+	CHECK(has_error(16, "cpu-preferred takes no options ('heap=off')"));
+	CHECK(has_error(17, "'cpu-preferred': missing mode (expected async, sync or asymm)"));
+	CHECK(has_error(18, "'cpu-preferred': unknown mode 'fast' (expected async, sync or asymm)"));
+	CHECK(has_error(19, "too many words"));
+	CHECK(has_error(20, "'@.service' is not a valid unit name"));
+	CHECK(has_error(21, "strict=perhaps: expected yes or no"));
+	CHECK(!P.has_cpu_preferred);
+}
+
+static void test_nul_byte_and_skip(void)
+{
+	static const char text[] = "a.service sync\nb.ser\0vice sync\nc.service async\n";
+
+	policy_free(&P);
+	policy_init(&P);
+	policy_parse(&P, "nul.conf", text, sizeof(text) - 1);
+	CHECK(policy_error_count(&P) == 1);
+	CHECK(diag_at(2, DIAG_ERROR) && strstr(diag_at(2, DIAG_ERROR), "NUL byte"));
+	/* The lines around the bad one are kept. */
+	CHECK(P.n_entries == 2);
+	CHECK_STR(P.entries[1].pattern, "c.service");
+	CHECK(P.entries[1].line == 3);
+}
+
+static void test_no_trailing_newline(void)
+{
+	parse("a.service sync");
+	CHECK(P.n_entries == 1 && P.n_diags == 0);
+}
+
+static void test_override_same_pattern(void)
+{
+	parse("*.service async\nnginx.service sync\n*.service sync heap=off\n");
+	CHECK(P.n_entries == 2);
+	/* The override keeps the first one's place, with the new values. */
+	CHECK_STR(P.entries[0].pattern, "*.service");
+	CHECK(P.entries[0].mode == MTAG_MODE_SYNC && !P.entries[0].heap);
+	CHECK(P.entries[0].line == 3);
+	CHECK(policy_error_count(&P) == 0);
+	CHECK(diag_at(3, DIAG_WARNING) &&
+	      strstr(diag_at(3, DIAG_WARNING), "overrides the entry for '*.service' at test.conf:1"));
+}
+
+static void test_cpu_preferred_override(void)
+{
+	parse("cpu-preferred sync\ncpu-preferred asymm\n");
+	CHECK(P.cpu_preferred == MTAG_MODE_ASYMM && P.cpu_preferred_line == 2);
+	CHECK(diag_at(2, DIAG_WARNING) != NULL);
+}
+
+static void test_precedence(void)
+{
+	const struct policy_entry *e;
+
+	parse("*.service async\n"          /* 1 */
+	      "web-*.service asymm\n"      /* 2 */
+	      "web-front.service sync\n"   /* 3 */
+	      "getty@.service sync\n"      /* 4 */
+	      "getty@tty1.service off\n"   /* 5 */
+	      "get*@*.service async\n"     /* 6 */
+	      "default sync heap=off\n");  /* 7 */
+	CHECK(P.n_diags == 0);
+	/* exact beats globs that come earlier */
+	e = policy_lookup(&P, "web-front.service");
+	CHECK(e && e->line == 3);
+	/* first matching glob in reading order wins */
+	e = policy_lookup(&P, "web-back.service");
+	CHECK(e && e->line == 1);
+	/* template applies to instances, exact instance beats it */
+	e = policy_lookup(&P, "getty@tty2.service");
+	CHECK(e && e->line == 4);
+	e = policy_lookup(&P, "getty@tty1.service");
+	CHECK(e && e->line == 5);
+	/* template beats a glob */
+	CHECK(policy_lookup(&P, "getty@ttyS0.service")->line == 4);
+	/* default when nothing else */
+	parse("nginx.service sync\ndefault async\n");
+	e = policy_lookup(&P, "other.service");
+	CHECK(e && e->kind == ENTRY_DEFAULT && e->mode == MTAG_MODE_ASYNC);
+	e = policy_lookup(&P, NULL);
+	CHECK(e && e->kind == ENTRY_DEFAULT);
+	CHECK(policy_names_unit(&P, "nginx.service"));
+	CHECK(!policy_names_unit(&P, "other.service"));
+	parse("nginx.service sync\n");
+	CHECK(policy_lookup(&P, "other.service") == NULL);
+}
+
+static void test_glob_order_with_override(void)
+{
+	/* Overriding a glob keeps its position: it still wins over a
+	 * later glob. */
+	parse("a*.service sync\nab*.service off\na*.service async\n");
+	CHECK(policy_lookup(&P, "abc.service")->mode == MTAG_MODE_ASYNC);
+}
+
+static void test_mode_mapping(void)
+{
+	enum mtag_mode m;
+
+	CHECK(mode_tunable_value(MTAG_MODE_OFF, true) == 0);
+	CHECK(mode_tunable_value(MTAG_MODE_ASYNC, true) == 1);
+	CHECK(mode_tunable_value(MTAG_MODE_SYNC, true) == 3);
+	CHECK(mode_tunable_value(MTAG_MODE_ASYMM, true) == 5);
+	CHECK(mode_tunable_value(MTAG_MODE_OFF, false) == 0);
+	CHECK(mode_tunable_value(MTAG_MODE_SYNC, false) == 2);
+	CHECK(mode_tunable_value(MTAG_MODE_ASYMM, false) == 4);
+	CHECK(mode_from_string("sync", &m) == 0 && m == MTAG_MODE_SYNC);
+	CHECK(mode_from_string("asymm", &m) == 0 && m == MTAG_MODE_ASYMM);
+	CHECK(mode_from_string("SYNC", &m) < 0);
+	CHECK(mode_from_string("", &m) < 0);
+	CHECK_STR(mode_name(MTAG_MODE_ASYNC), "async");
+}
+
+static void test_unit_names(void)
+{
+	CHECK(unit_name_is_valid("nginx.service"));
+	CHECK(unit_name_is_valid("getty@tty1.service"));
+	CHECK(unit_name_is_valid("getty@.service"));
+	CHECK(unit_name_is_valid("systemd-fsck@dev-disk-by\\x2duuid-1.service"));
+	CHECK(!unit_name_is_valid(".service"));
+	CHECK(!unit_name_is_valid("nginx"));
+	CHECK(!unit_name_is_valid("nginx.socket"));
+	CHECK(!unit_name_is_valid("a@b@c.service"));
+	CHECK(!unit_name_is_valid("a b.service"));
+	CHECK(!unit_name_is_valid(""));
+}
+
+void run_policy_tests(void)
+{
+	RUN(test_parse_basic);
+	RUN(test_parse_booleans);
+	RUN(test_error_messages);
+	RUN(test_nul_byte_and_skip);
+	RUN(test_no_trailing_newline);
+	RUN(test_override_same_pattern);
+	RUN(test_cpu_preferred_override);
+	RUN(test_precedence);
+	RUN(test_glob_order_with_override);
+	RUN(test_mode_mapping);
+	RUN(test_unit_names);
+	policy_free(&P);
+}
