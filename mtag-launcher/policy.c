@@ -31,6 +31,7 @@ void policy_free(struct policy *p)
 	for (size_t i = 0; i < p->n_files; i++)
 		free(p->files[i]);
 	free(p->entries);
+	free(p->index);
 	free(p->diags);
 	free(p->files);
 	memset(p, 0, sizeof(*p));
@@ -237,13 +238,47 @@ static void set_cpu_preferred(struct policy *p, const char *file, unsigned line,
 	p->cpu_preferred_line = line;
 }
 
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603ull & (size_t)-1; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+	return h;
+}
+
+/* The slot of PATTERN in the index: where it is, or where it would go. */
+static size_t *index_slot(const struct policy *p, const char *pattern)
+{
+	size_t mask = p->index_size - 1, i = hash_str(pattern) & mask;
+
+	while (p->index[i] && strcmp(p->entries[p->index[i] - 1].pattern, pattern) != 0)
+		i = (i + 1) & mask;
+	return &p->index[i];
+}
+
+static void index_grow(struct policy *p)
+{
+	size_t size = p->index_size ? p->index_size * 2 : 64;
+
+	free(p->index);
+	p->index = xreallocarray(NULL, size, sizeof(*p->index));
+	memset(p->index, 0, size * sizeof(*p->index));
+	p->index_size = size;
+	for (size_t i = 0; i < p->n_entries; i++)
+		*index_slot(p, p->entries[i].pattern) = i + 1;
+}
+
 static void add_entry(struct policy *p, const struct policy_entry *e)
 {
-	for (size_t i = 0; i < p->n_entries; i++) {
-		struct policy_entry *old = &p->entries[i];
+	size_t *slot;
 
-		if (strcmp(old->pattern, e->pattern) != 0)
-			continue;
+	if (2 * (p->n_entries + 1) > p->index_size)
+		index_grow(p);
+	slot = index_slot(p, e->pattern);
+	if (*slot) {
+		struct policy_entry *old = &p->entries[*slot - 1];
+
 		/* A later entry for the same pattern replaces the earlier one
 		 * and keeps its place in the reading order. */
 		policy_diag(p, DIAG_WARNING, e->file, e->line,
@@ -256,6 +291,7 @@ static void add_entry(struct policy *p, const struct policy_entry *e)
 	grow_array((void **)&p->entries, &p->cap_entries, p->n_entries + 1,
 		   sizeof(*p->entries));
 	p->entries[p->n_entries++] = *e;
+	*slot = p->n_entries;
 }
 
 #define MAX_TOKENS 16

@@ -47,6 +47,8 @@ struct diag {
 struct policy {
 	struct policy_entry *entries; /* in reading order, one per pattern */
 	size_t n_entries, cap_entries;
+	size_t *index;    /* open-addressing hash of pattern -> entry + 1 */
+	size_t index_size; /* power of two, or 0 */
 	struct diag *diags;
 	size_t n_diags, cap_diags;
 	char **files; /* every file name read, for entry->file / diag->file */
