@@ -16,8 +16,8 @@ SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=all
 ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
-SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null || echo -lsystemd)
-SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null || echo -lsystemd)
+SYSTEMD_CFLAGS = $(shell pkg-config --cflags libsystemd 2>/dev/null)
+SYSTEMD_CFLAGS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --cflags libsystemd 2>/dev/null)
 
 .PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64 fuzz-policy
 
@@ -37,20 +37,20 @@ $(BUILD)/$(1)/mtag-generator: $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SR
 	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -o $$@ $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(4)
 endef
 
-$(eval $(call launcher_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_LIBS)))
-$(eval $(call launcher_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_LIBS_ARM64)))
-$(eval $(call launcher_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_LIBS)))
+$(eval $(call launcher_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS)))
+$(eval $(call launcher_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64)))
+$(eval $(call launcher_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS)))
 
 UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c)
 $(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) tests/launcher/unit.h
 	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_LIBS)
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
 
 # libFuzzer target for the policy parser.
 $(BUILD)/fuzz/fuzz-policy: tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(LAUNCHER_CPPFLAGS) -o $@ tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SYSTEMD_LIBS)
+	  $(LAUNCHER_CPPFLAGS) -o $@ tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
 
 $(BUILD)/arm64/tests/%: tests/progs/%.c
 	@mkdir -p $(@D)
@@ -78,7 +78,7 @@ DESTDIR ?=
 SBINDIR ?= /usr/sbin
 GENERATORDIR ?= /lib/systemd/system-generators
 UNITDIR ?= /lib/systemd/system
-PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
+PKG_SYSTEMD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libsystemd)
 PKG_BINS := $(BUILD)/pkg/mtag-launcher $(BUILD)/pkg/mtag-generator
 
 .PHONY: build-pkg install
@@ -86,11 +86,11 @@ build-pkg: $(PKG_BINS)
 $(BUILD)/pkg/mtag-launcher: $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_LIBS)
+	  $(LAUNCHER_DIR)/main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_CFLAGS)
 $(BUILD)/pkg/mtag-generator: $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_LIBS)
+	  $(LAUNCHER_DIR)/generator-main.c $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_CFLAGS)
 
 install: build-pkg
 	install -D -m 0755 $(BUILD)/pkg/mtag-launcher $(DESTDIR)$(SBINDIR)/mtag-launcher

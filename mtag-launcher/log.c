@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <systemd/sd-journal.h>
 #include <unistd.h>
 
+#include "sdlib.h"
 #include "util.h"
 
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
@@ -61,15 +61,16 @@ void log_msg(int priority, const char *msgid, const char *fmt, ...)
 	va_start(ap, fmt);
 	text = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (use_journal) {
+	if (use_journal && sdlib()) {
+		int (*send)(const char *, ...) = sdlib()->journal_send;
 		int r;
 
 		if (msgid)
-			r = sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", priority,
+			r = send("MESSAGE=%s", text, "PRIORITY=%d", priority,
 					    "MESSAGE_ID=%s", msgid,
 					    "SYSLOG_IDENTIFIER=%s", prog_name, NULL);
 		else
-			r = sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", priority,
+			r = send("MESSAGE=%s", text, "PRIORITY=%d", priority,
 					    "SYSLOG_IDENTIFIER=%s", prog_name, NULL);
 		if (r >= 0) {
 			free(text);
@@ -99,8 +100,8 @@ void log_applied(const struct applied *a)
 			       a->hw_mte ? "" : "; this CPU has no MTE, so nothing is checked",
 			       a->command);
 
-	if (use_journal &&
-	    sd_journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
+	if (use_journal && sdlib() &&
+	    sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
 			    "MESSAGE_ID=%s", MSGID_APPLIED,
 			    "SYSLOG_IDENTIFIER=%s", prog_name,
 			    "MTAG_UNIT=%s", unit,

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <systemd/sd-login.h>
 #include <unistd.h>
 
 #include "conffiles.h"
@@ -22,6 +21,7 @@
 #include "log.h"
 #include "mte.h"
 #include "policy.h"
+#include "sdlib.h"
 #include "tunables.h"
 #include "util.h"
 
@@ -379,7 +379,7 @@ int main(int argc, char **argv)
 		source = xstrdup("--mode");
 	} else {
 		load_policy(&p, &o, true);
-		if (!unit && sd_pid_get_unit(0, &own_unit) >= 0)
+		if (!unit && sdlib() && sdlib()->pid_get_unit(0, &own_unit) >= 0)
 			unit = own_unit;
 		if (!unit)
 			log_msg(LOG_WARNING, NULL,
