@@ -2,7 +2,6 @@
 /* conffiles.c -- the set of policy files and their safety checks. */
 #include "conffiles.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "dropins.h"
 #include "util.h"
 
 #define MAX_POLICY_SIZE (16u << 20)
@@ -96,16 +96,6 @@ static bool read_one(struct policy *p, const char *path, bool explicit_file, boo
 	return true;
 }
 
-struct dropin {
-	char *name; /* basename */
-	char *path; /* full path of the winning file */
-};
-
-static int cmp_dropin(const void *a, const void *b)
-{
-	return strcmp(((const struct dropin *)a)->name, ((const struct dropin *)b)->name);
-}
-
 static bool dir_is_safe(struct policy *p, const char *dir)
 {
 	struct stat st;
@@ -128,51 +118,9 @@ static bool dir_is_safe(struct policy *p, const char *dir)
 	return true;
 }
 
-static void collect_dropins(struct policy *p, const char *root, struct dropin **out, size_t *n_out)
-{
-	struct dropin *v = NULL;
-	size_t n = 0, cap = 0;
-
-	for (size_t d = 0; d < N_DROPIN_DIRS; d++) {
-		char *dir = join(root, dropin_dirs[d]);
-		DIR *dh;
-		struct dirent *de;
-
-		if (!dir_is_safe(p, dir) || !(dh = opendir(dir))) {
-			free(dir);
-			continue;
-		}
-		while ((de = readdir(dh))) {
-			size_t len = strlen(de->d_name);
-			bool dup = false;
-
-			if (de->d_name[0] == '.' || len <= 5 ||
-			    strcmp(de->d_name + len - 5, ".conf") != 0)
-				continue;
-			/* A higher-priority directory was read first: the
-			 * same name there masks this one. */
-			for (size_t i = 0; i < n && !dup; i++)
-				dup = strcmp(v[i].name, de->d_name) == 0;
-			if (dup)
-				continue;
-			grow_array((void **)&v, &cap, n + 1, sizeof(*v));
-			v[n].name = xstrdup(de->d_name);
-			v[n].path = xasprintf("%s/%s", dir, de->d_name);
-			n++;
-		}
-		closedir(dh);
-		free(dir);
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_dropin);
-	*out = v;
-	*n_out = n;
-}
-
 unsigned conf_load(struct policy *p, const struct conf_opts *o)
 {
-	struct dropin *v;
-	size_t n;
+	struct dropins d = { 0 };
 	unsigned read = 0;
 	char *main_file;
 
@@ -183,12 +131,16 @@ unsigned conf_load(struct policy *p, const struct conf_opts *o)
 	read += read_one(p, main_file, false, false);
 	free(main_file);
 
-	collect_dropins(p, o->root, &v, &n);
-	for (size_t i = 0; i < n; i++) {
-		read += read_one(p, v[i].path, false, false);
-		free(v[i].name);
-		free(v[i].path);
+	for (size_t i = 0; i < N_DROPIN_DIRS; i++) {
+		char *dir = join(o->root, dropin_dirs[i]);
+
+		if (dir_is_safe(p, dir))
+			dropins_add_dir(&d, dir, NULL);
+		free(dir);
 	}
-	free(v);
+	dropins_sort(&d);
+	for (size_t i = 0; i < d.n; i++)
+		read += read_one(p, d.v[i].path, false, false);
+	dropins_free(&d);
 	return read;
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dropins.h"
 #include "util.h"
 
 #define MAX_UNIT_FILE (4u << 20)
@@ -218,15 +219,6 @@ static void dropin_names(const char *real, const char *alias, struct strv *names
 	strv_push(names, xstrdup(dot ? dot + 1 : "service"));
 }
 
-struct dropin {
-	char *base, *path;
-};
-
-static int cmp_dropin(const void *a, const void *b)
-{
-	return strcmp(((const struct dropin *)a)->base, ((const struct dropin *)b)->base);
-}
-
 static void trim(char **s)
 {
 	char *p = *s, *e;
@@ -325,8 +317,7 @@ int unit_exec_start(const struct strv *dirs, const char *fragment, const char *r
 		    const char *alias, const char *skip, struct strv *out, char **err)
 {
 	struct strv names;
-	struct dropin *v = NULL;
-	size_t n = 0, cap = 0;
+	struct dropins d = { 0 };
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -338,42 +329,21 @@ int unit_exec_start(const struct strv *dirs, const char *fragment, const char *r
 	for (size_t i = 0; i < dirs->n; i++)
 		for (size_t j = 0; j < names.n; j++) {
 			char *dir = xasprintf("%s/%s.d", dirs->v[i], names.v[j]);
-			DIR *d = opendir(dir);
-			struct dirent *de;
 
-			while (d && (de = readdir(d))) {
-				bool dup = false;
-
-				if (de->d_name[0] == '.' || !has_suffix(de->d_name, ".conf") ||
-				    (skip && strcmp(de->d_name, skip) == 0))
-					continue;
-				for (size_t k = 0; k < n && !dup; k++)
-					dup = strcmp(v[k].base, de->d_name) == 0;
-				if (dup)
-					continue;
-				grow_array((void **)&v, &cap, n + 1, sizeof(*v));
-				v[n].base = xstrdup(de->d_name);
-				v[n].path = xasprintf("%s/%s", dir, de->d_name);
-				n++;
-			}
-			if (d)
-				closedir(d);
+			dropins_add_dir(&d, dir, skip);
 			free(dir);
 		}
 	strv_free(&names);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_dropin);
-	for (size_t i = 0; i < n; i++) {
+	dropins_sort(&d);
+	for (size_t i = 0; i < d.n && rc == 0; i++) {
 		struct stat st;
 
 		/* A drop-in linked to /dev/null masks the same name. */
-		if (rc == 0 && stat(v[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    parse_exec_start(v[i].path, out, err) < 0)
+		if (stat(d.v[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    parse_exec_start(d.v[i].path, out, err) < 0)
 			rc = -1;
-		free(v[i].base);
-		free(v[i].path);
 	}
-	free(v);
+	dropins_free(&d);
 	if (rc < 0)
 		strv_free(out);
 	return rc;
