@@ -112,6 +112,8 @@ struct fault_info {
 };
 
 static int report_fd = -1;
+static int fault_child_h(const char *comm, unsigned long tcf, int handle,
+			 struct fault_info *out, const char **why);
 static struct fault_info fi;
 
 static void segv_handler(int sig, siginfo_t *si, void *uc_)
@@ -135,6 +137,16 @@ static void segv_handler(int sig, siginfo_t *si, void *uc_)
  */
 static int fault_child(const char *comm, unsigned long tcf, struct fault_info *out,
 		       const char **why)
+{
+	return fault_child_h(comm, tcf, 1, out, why);
+}
+
+/*
+ * Like fault_child() but without a SIGSEGV handler when handle is 0: then
+ * the child dies of the signal and only its pid is reported.
+ */
+static int fault_child_h(const char *comm, unsigned long tcf, int handle,
+			 struct fault_info *out, const char **why)
 {
 	int fds[2], status;
 	pid_t pid;
@@ -160,7 +172,8 @@ static int fault_child(const char *comm, unsigned long tcf, struct fault_info *o
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = segv_handler;
 		sa.sa_flags = SA_SIGINFO | SA_EXPOSE_TAGBITS;
-		sigaction(SIGSEGV, &sa, NULL);
+		if (handle)
+			sigaction(SIGSEGV, &sa, NULL);
 		buf = map_mte();
 		if (!buf || set_ctrl(tcf, 0xfffe))
 			_exit(2);
@@ -183,6 +196,12 @@ static int fault_child(const char *comm, unsigned long tcf, struct fault_info *o
 	close(fds[0]);
 	waitpid(pid, &status, 0);
 	out->pid = pid;
+	if (!handle) {
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV)
+			return 0;
+		*why = "child did not die of SIGSEGV";
+		return -1;
+	}
 	if (n != sizeof(*out)) {
 		*why = WIFEXITED(status) && WEXITSTATUS(status) == 1 ?
 			"no SIGSEGV" : "child failed before the fault";
@@ -437,8 +456,23 @@ static void test_report(void)
 			 "mte: sync tag check fault in mterep[%d]: addr 0x%016lx pointer tag 0x5 memory tag 0x3 pc 0x%lx",
 			 f.pid, f.expect_addr, f.pc);
 		r = kmsg_find(fd, "mte: sync tag check fault in mterep[", found, sizeof(found));
+		if (!r)
+			printf("# kmsg: %s\n", found);
 		result(r == 0 && !strcmp(found, want), "report-sync",
 		       "got '%s', want '%s'", r ? "(nothing)" : found, want);
+	}
+	close(fd);
+
+	/* a process that does not handle SIGSEGV is reported as well */
+	fd = kmsg_open();
+	if (fault_child_h("mteunh", PR_MTE_TCF_SYNC, 0, &f, &why)) {
+		result(0, "report-unhandled", "%s", why);
+	} else {
+		snprintf(want, sizeof(want), "mte: sync tag check fault in mteunh[%d]: addr ",
+			 f.pid);
+		r = kmsg_find(fd, want, found, sizeof(found));
+		result(r == 0 && strstr(found, "pointer tag 0x5 memory tag 0x3 pc 0x"),
+		       "report-unhandled", "got '%s'", r ? "(nothing)" : found);
 	}
 	close(fd);
 
@@ -449,6 +483,8 @@ static void test_report(void)
 	} else {
 		snprintf(want, sizeof(want), "mte: async tag check fault in mterepa[%d]", f.pid);
 		r = kmsg_find(fd, "mte: async tag check fault in mterepa[", found, sizeof(found));
+		if (!r)
+			printf("# kmsg: %s\n", found);
 		result(r == 0 && !strcmp(found, want), "report-async",
 		       "got '%s', want '%s'", r ? "(nothing)" : found, want);
 	}
