@@ -49,6 +49,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#ifndef SA_EXPOSE_TAGBITS
+#define SA_EXPOSE_TAGBITS 0x00000800
+#endif
+
 #define TRIGGER "MTAGBUG-"
 #define TRIGGER_LEN (sizeof(TRIGGER) - 1)
 #define WORD_MAX 16
@@ -167,6 +171,8 @@ static void emit(struct buf *b)
 	if (log_path && *log_path) {
 		fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 		if (fd >= 0) {
+			/* Services run as different users: keep it writable. */
+			(void)fchmod(fd, 0666);
 			struct buf l = { .n = 0 };
 
 			b_str(&l, "mtaginject: ");
@@ -223,7 +229,8 @@ static void do_bug(const char *kind)
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_segv;
-		sa.sa_flags = SA_SIGINFO;
+		/* SA_EXPOSE_TAGBITS: si_addr keeps the pointer's tag. */
+		sa.sa_flags = SA_SIGINFO | SA_EXPOSE_TAGBITS;
 		handler_set = sigaction(SIGSEGV, &sa, NULL) == 0;
 	}
 

@@ -23,7 +23,7 @@ systemctl daemon-reload
 systemctl restart nginx
 wait_for 30 svc_ok nginx
 m=$(main_pid nginx.service)
-e=$(journalctl --after-cursor="$c" -o export MESSAGE_ID=$MSGID_APPLIED MTAG_UNIT=nginx.service 2>/dev/null | awk 'BEGIN{RS=""} {l=$0} END{print l}')
+e=$(applied_entry nginx.service)
 [ -n "$e" ] && say "launcher (journal): $(grep -E '^MTAG_(UNIT|MODE|POLICY_SOURCE|TUNABLE)=' <<<"$e" | tr '\n' ' ')"
 for p in $m $(nginx_workers); do
 	say "  $(ps -o comm=,args= -p "$p" | sed 's/^nginx *//') [pid $p]  MTE_TCF: $(tcf_of "$p" || true)${HAVE_TCF/yes/}"
@@ -34,6 +34,7 @@ say "  -> $(http_get /)"
 say ""
 n0=$(if [ -f "$EV" ]; then wc -l <"$EV"; else echo 0; fi)
 errl=$(wc -l </var/log/nginx/error.log)
+k0=$(kmsg_count)
 w_before=$(nginx_workers)
 say "\$ printf 'GET /MTAGBUG-overflow HTTP/1.0\\r\\n\\r\\n' > localhost:80"
 say "  (the test's LD_PRELOAD library sees MTAGBUG-overflow in the request the worker"
@@ -41,8 +42,8 @@ say "   reads and writes 40 bytes into a 32-byte malloc() block, in that worker)
 a=$(http_get /MTAGBUG-overflow)
 say "  -> ${a:-no answer: the connection was closed}"
 wait_for 10 bash -c "tail -n +$((errl + 1)) /var/log/nginx/error.log | grep -q 'exited on signal'"
-wait_for 5 bash -c "journalctl -k --after-cursor='$c' -o cat | grep -q 'tag check fault'"
-k=$(journalctl -k --after-cursor="$c" -o cat | grep -m1 'tag check fault')
+wait_for 5 bash -c "dmesg | tail -n +$((k0 + 1)) | grep -q 'tag check fault'"
+k=$(kmsg_since "$k0" | grep -m1 'tag check fault' | sed 's/^\[ *[0-9.]*\] //')
 say ""
 say "kernel:   ${k:-(no fault report: this is not the mtag kernel)}"
 s=$(tail -n +"$((n0 + 1))" "$EV" 2>/dev/null | grep -m1 SIGSEGV | sed 's/^mtaginject: //')

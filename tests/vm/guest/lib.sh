@@ -27,6 +27,21 @@ mode_tunable() { case "$1" in off) echo 0 ;; async) echo 1 ;; sync) echo 3 ;; as
 mode_tcf() { case "$1" in off) echo none ;; async) echo async ;; sync) echo sync ;; asymm) echo sync,async ;; esac; }
 
 cursor() { journalctl -n0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p'; }
+# since CURSOR: every journal message after CURSOR.  No field matches here:
+# systemd 252's journalctl --after-cursor with matches skips the first
+# matching entry.
+since() { journalctl --after-cursor="$1" -o cat --no-pager 2>/dev/null; }
+# Kernel log lines, counted from the ring (dmesg), since line N.
+kmsg_count() { dmesg | wc -l; }
+kmsg_since() { dmesg | tail -n +"$(( $1 + 1 ))"; }
+# applied_entry UNIT: the launcher's MESSAGE_ID=applied journal entry
+# (export format) of the unit's current start.
+applied_entry() {
+	local inv; inv=$(systemctl show -p InvocationID --value "$1")
+	[ -n "$inv" ] || return 0
+	journalctl -o export MESSAGE_ID=$MSGID_APPLIED _SYSTEMD_INVOCATION_ID="$inv" 2>/dev/null |
+		awk 'BEGIN{RS=""} {l=$0} END{print l}'
+}
 
 # ------------------------------------------------------------ policy
 # set_policy MODE: every test unit gets MODE, through /etc/mtag/policy.conf

@@ -103,15 +103,14 @@ check_status() {
 	fi
 }
 
-# check_journal SVC MODE CURSOR
+# check_journal SVC MODE
 check_journal() {
-	local svc=$1 mode=$2 c=$3 u=$1.service e m src unit want
+	local svc=$1 mode=$2 u=$1.service e m src unit want
 	if [ "$HAVE_LAUNCHER" != yes ]; then
 		skip "$svc/$mode/journal" "no mtag-launcher in the image"
 		return
 	fi
-	e=$(journalctl --after-cursor="$c" -o export MESSAGE_ID=$MSGID_APPLIED MTAG_UNIT="$u" 2>/dev/null |
-		awk 'BEGIN{RS=""} {last=$0} END{print last}')
+	e=$(applied_entry "$u")
 	unit=$(sed -n 's/^MTAG_UNIT=//p' <<<"$e")
 	m=$(sed -n 's/^MTAG_MODE=//p' <<<"$e")
 	src=$(sed -n 's/^MTAG_POLICY_SOURCE=//p' <<<"$e")
@@ -120,7 +119,7 @@ check_journal() {
 		pass "$svc/$mode/journal"
 		info "$svc/$mode: journal MTAG_UNIT=$unit MTAG_MODE=$m MTAG_POLICY_SOURCE=$src MTAG_TUNABLE=$(sed -n 's/^MTAG_TUNABLE=//p' <<<"$e")"
 	else
-		fail "$svc/$mode/journal" "want unit=$u mode=$mode source=$want; launcher entry: unit='$unit' mode='$m' source='$src' (entries since restart: $(journalctl --after-cursor="$c" MESSAGE_ID=$MSGID_APPLIED -o cat 2>/dev/null | wc -l))"
+		fail "$svc/$mode/journal" "want unit=$u mode=$mode source=$want; launcher entry of this start (InvocationID $(systemctl show -p InvocationID --value "$u")): unit='$unit' mode='$m' source='$src'"
 	fi
 }
 
@@ -128,8 +127,8 @@ check_journal() {
 check_bug() {
 	local svc=$1 mode=$2 bug=$3 u=$1.service name=$1/$2/$3
 	local c n0 before_pid before_workers answer trig pid tid comm segv code addr why="" ok=1
-	local errlog_lines krep
-	c=$(cursor); n0=$(ev_count)
+	local errlog_lines krep k0
+	c=$(cursor); n0=$(ev_count); k0=$(kmsg_count)
 	before_pid=$(main_pid "$u"); before_workers=$(nginx_workers)
 	errlog_lines=$(wc -l </var/log/nginx/error.log 2>/dev/null || echo 0)
 
@@ -153,7 +152,7 @@ check_bug() {
 		svc_ok "$svc" || { ok=0; why="$why; service no longer answers"; }
 		result "$name" $ok "${why#; }"
 		[ $ok = 1 ] && info "$name: $comm[$pid] ran the $bug, answered '$answer', still running"
-		krep=$(journalctl -k --after-cursor="$c" -o cat 2>/dev/null | grep 'tag check fault')
+		krep=$(kmsg_since "$k0" | grep 'tag check fault')
 		if [ "$HAVE_KREPORT" != yes ]; then
 			skip "$name/kernel-report" "not the mtag kernel"
 		elif [ -z "$krep" ]; then
@@ -186,8 +185,8 @@ check_bug() {
 		death="$death; workers $before_workers-> $now"
 		;;
 	memcached)
-		wait_for 15 bash -c "journalctl --after-cursor='$c' -u $u -o cat | grep -q 'status=11/SEGV'"
-		death=$(journalctl --after-cursor="$c" -u "$u" -o cat | grep -m1 'status=11/SEGV')
+		wait_for 15 bash -c "journalctl --after-cursor='$c' -o cat | grep -q '^$u: Main process exited, code=.*status=11/SEGV'"
+		death=$(since "$c" | grep -m1 "^$u: Main process exited, code=.*status=11/SEGV")
 		[ -n "$death" ] || { ok=0; why="$why; no 'status=11/SEGV' for $u in the journal"; }
 		wait_for 30 bash -c "[ \"\$(systemctl show -p MainPID --value $u)\" != $before_pid ] && systemctl -q is-active $u" ||
 			{ ok=0; why="$why; systemd did not restart $u"; }
@@ -209,11 +208,11 @@ check_bug() {
 		skip "$name/kernel-report" "not the mtag kernel (no abi.mte_fault_report)"
 		return
 	fi
-	wait_for 5 bash -c "journalctl -k --after-cursor='$c' -o cat | grep -q 'tag check fault in .*\[$tid\]'"
-	krep=$(journalctl -k --after-cursor="$c" -o cat | grep -m1 "tag check fault in .*\[$tid\]")
+	wait_for 5 bash -c "dmesg | tail -n +$((k0 + 1)) | grep -q 'tag check fault in .*\[$tid\]'"
+	krep=$(kmsg_since "$k0" | grep -m1 "tag check fault in .*\[$tid\]" | sed 's/^\[ *[0-9.]*\] //')
 	ok=1 why=""
 	if [ -z "$krep" ]; then
-		ok=0 why="no 'mte: ... tag check fault in ...[$tid]' kernel line (dmesg after: $(journalctl -k --after-cursor="$c" -o cat | grep -m3 mte: | tr '\n' '|'))"
+		ok=0 why="no 'mte: ... tag check fault in ...[$tid]' kernel line (dmesg after: $(kmsg_since "$k0" | grep -m3 mte: | tr '\n' '|'))"
 	elif [ "$mode" = sync ]; then
 		local ka pt mt
 		ka=$(sed -n 's/.* addr \(0x[0-9a-f]*\) .*/\1/p' <<<"$krep")
@@ -250,7 +249,7 @@ for mode in $MODES; do
 	for svc in $SVCS; do
 		wait_for 30 svc_ok "$svc" || { fail "$svc/$mode/serving" "does not answer after restart"; continue; }
 		check_status "$svc" "$mode"
-		check_journal "$svc" "$mode" "$c"
+		check_journal "$svc" "$mode"
 		for bug in $BUGS; do
 			check_bug "$svc" "$mode" "$bug"
 		done
