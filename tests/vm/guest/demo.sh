@@ -26,7 +26,7 @@ m=$(main_pid nginx.service)
 e=$(applied_entry nginx.service)
 [ -n "$e" ] && say "launcher (journal): $(grep -E '^MTAG_(UNIT|MODE|POLICY_SOURCE|TUNABLE)=' <<<"$e" | tr '\n' ' ')"
 for p in $m $(nginx_workers); do
-	say "  $(ps -o comm=,args= -p "$p" | sed 's/^nginx *//') [pid $p]  MTE_TCF: $(tcf_of "$p" || true)${HAVE_TCF/yes/}"
+	say "  $(ps -o args= -p "$p" | cut -c1-40) [pid $p]  MTE_TCF: $(tcf_of "$p")"
 done
 say ""
 say "\$ printf 'GET / HTTP/1.0\\r\\n\\r\\n' > localhost:80"
@@ -51,7 +51,8 @@ s=$(tail -n +"$((n0 + 1))" "$EV" 2>/dev/null | grep -m1 SIGSEGV | sed 's/^mtagin
 say "nginx:    $(tail -n +$((errl + 1)) /var/log/nginx/error.log | grep -m1 'exited on signal' | sed 's/^[0-9/]* [0-9:]* //')"
 wait_for 10 bash -c "[ -n \"\$(pgrep -P $m)\" ]"
 w_after=$(nginx_workers)
-say "workers:  before: $w_before  after: $w_after(respawned by the master; MTE_TCF: $(tcf_of ${w_after%% *}))"
+new=""; for p in $w_after; do grep -qw "$p" <<<"$w_before" || new=$p; done
+say "workers:  before: $w_before  after: $w_after(pid ${new:-?} respawned by the master; MTE_TCF: $(tcf_of "${new:-0}"))"
 say ""
 say "\$ printf 'GET / HTTP/1.0\\r\\n\\r\\n' > localhost:80"
 r=$(http_get /)
