@@ -26,10 +26,13 @@ image: $(INJECT_SO) $(BUILD)/arm64/tests/mtebug
 # The demo builds what is missing first (each of those is cached).
 DEMO_DEPS := $(if $(wildcard mk/kernel.mk),kernel) $(if $(wildcard mk/glibc.mk),glibc) launcher-debs
 demo:
-	@mkdir -p $(BUILD); for t in $(DEMO_DEPS); do $(MAKE) --no-print-directory $$t >$(BUILD)/demo-$$t.log 2>&1 || \
-	  echo "demo: 'make $$t' failed (see $(BUILD)/demo-$$t.log); going on with what build/ has"; done
-	@$(MAKE) --no-print-directory image >$(BUILD)/demo-image.log 2>&1 || \
-	  { tail -20 $(BUILD)/demo-image.log; exit 1; }
+	@mkdir -p $(BUILD); for t in $(DEMO_DEPS) image; do \
+	  s=$$(date +%s); printf 'demo: make %s ... ' $$t; \
+	  if $(MAKE) --no-print-directory $$t >$(BUILD)/demo-$$t.log 2>&1; then \
+	    echo "ok ($$(( $$(date +%s) - s ))s)"; \
+	  elif [ $$t = image ]; then echo "failed:"; tail -20 $(BUILD)/demo-$$t.log; exit 1; \
+	  else echo "failed (see $(BUILD)/demo-$$t.log); going on with what build/ has"; fi; \
+	done
 	@tools/demo
 
 # Boot the image for a person: root shell on the serial console.
