@@ -9,7 +9,7 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 
 inject: $(INJECT_SO) $(INJECT_TEST)
 
-$(INJECT_SO): tests/inject/mtaginject.c
+$(INJECT_SO): tests/inject/mtaginject.c tests/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=gnu11 -shared -fPIC -O1 -g -Wall -Wextra -Werror -o $@ $< -ldl
 

@@ -52,16 +52,15 @@ $(BUILD)/fuzz/fuzz-policy: tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(LAUNC
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $(LAUNCHER_CPPFLAGS) -o $@ tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
 
-$(BUILD)/arm64/tests/%: tests/progs/%.c
+$(BUILD)/arm64/tests/%: tests/progs/%.c tests/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-$(BUILD)/arm64/tests/%-static: tests/progs/%.c
+$(BUILD)/arm64/tests/%-static: tests/progs/%.c tests/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
 
 # Debian packages of this source (the launcher), native and arm64.
-DEB_HOST_ARCH := $(shell dpkg --print-architecture)
 .PHONY: launcher-debs
 launcher-debs:
 	tools/build-launcher-debs

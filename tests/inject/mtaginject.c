@@ -49,6 +49,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "../progs/mtebug-bugs.h"
+
 #ifndef SA_EXPOSE_TAGBITS
 #define SA_EXPOSE_TAGBITS 0x00000800
 #endif
@@ -209,12 +211,9 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	raise(sig);
 }
 
-static volatile uintptr_t stale;
-
 static void do_bug(const char *kind)
 {
 	struct buf b = { .n = 0 };
-	volatile char *a, *p;
 
 	in_bug = 1;
 	b_who(&b);
@@ -234,24 +233,8 @@ static void do_bug(const char *kind)
 		handler_set = sigaction(SIGSEGV, &sa, NULL) == 0;
 	}
 
-	a = malloc(32);
-	p = malloc(32);
-	if (!a || !p)
+	if (mtebug_commit(kind) < 0)
 		goto out;
-	if (strcmp(kind, "overflow") == 0) {
-		for (int i = 0; i < 40; i++)
-			a[i] = 'A';
-	} else if (strcmp(kind, "uaf") == 0) {
-		stale = (uintptr_t)p;
-		free((void *)p);
-		p = NULL;
-		for (int i = 16; i < 24; i++)
-			((volatile char *)stale)[i] = 'U';
-	}
-	/* An asynchronous fault is delivered on the next kernel entry. */
-	(void)syscall(SYS_getppid);
-	free((void *)a);
-	free((void *)p);
 	b.n = 0;
 	b_who(&b);
 	b_str(&b, kind);

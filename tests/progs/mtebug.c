@@ -10,10 +10,8 @@
  *
  * On SIGSEGV it prints "mtebug: SIGSEGV si_code=N addr=0xA" and dies of the
  * signal (default action re-raised); when the bug goes unnoticed it prints
- * "mtebug: <bug> completed" and exits 0.  The writes that stay unnoticed
- * when tagging is off do not corrupt malloc's state: the overflow lands on
- * the next chunk's prev_size field (unused while the chunk is in use) and
- * the use-after-free write skips the tcache link and key words.
+ * "mtebug: <bug> completed" and exits 0.  The bugs themselves are in
+ * mtebug-bugs.h, shared with the VM test's injection library.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -24,6 +22,8 @@
 #include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+
+#include "mtebug-bugs.h"
 
 #ifndef HWCAP2_MTE
 #define HWCAP2_MTE (1UL << 18)
@@ -75,13 +75,10 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	raise(sig);
 }
 
-static volatile uintptr_t stale;
-
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	const char *bug = argc > 1 ? argv[1] : "none";
-	volatile char *a, *b;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_segv;
@@ -97,31 +94,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	a = malloc(32);
-	b = malloc(32);
-	if (!a || !b)
-		return 2;
-	printf("mtebug: a=%p b=%p\n", (void *)a, (void *)b);
-
-	if (strcmp(bug, "overflow") == 0) {
-		for (int i = 0; i < 40; i++)
-			a[i] = 'A';
-	} else if (strcmp(bug, "uaf") == 0) {
-		/* Keep the stale pointer where the compiler cannot see it is
-		 * dangling: the bug is the point. */
-		stale = (uintptr_t)b;
-		free((void *)b);
-		b = NULL;
-		for (int i = 16; i < 24; i++)
-			((volatile char *)stale)[i] = 'U';
-	} else if (strcmp(bug, "none") != 0) {
+	if (mtebug_commit(bug) < 0) {
 		fprintf(stderr, "usage: mtebug overflow|uaf|none|status\n");
 		return 2;
 	}
-	/* An asynchronous fault is delivered on the next kernel entry. */
-	(void)getppid();
-	free((void *)a);
-	free((void *)b);
 	printf("mtebug: %s completed\n", bug);
 	return 0;
 }
