@@ -3,7 +3,7 @@
  * Preloaded into a service (LD_PRELOAD, from a test drop-in), it does
  * nothing until the process receives, from a socket, the trigger
  *
- *     MTAGBUG-<bug>       <bug> = overflow | uaf | none
+ *     MTAGBUG-<bug>       <bug> = overflow | uaf | none | spin
  *
  * (in an HTTP request path, a memcached command, an SSH identification
  * string...), and then commits that bug, right there in the process that
@@ -14,6 +14,10 @@
  *   uaf       free a malloc(32) block, then write its bytes 16..23 (past
  *             the tcache link and key)
  *   none      allocate and free, no bug (checks the plumbing)
+ *   spin      no bug: use $MTAGINJECT_SPIN_MS (default 400) ms of the
+ *             thread's CPU time, then sleep 2 ms (the report-mode cases:
+ *             a thread's tag checking comes back after some CPU time of
+ *             its own, checked when it is next switched in)
  * then makes a system call, so that an asynchronous tag check fault is
  * delivered before the read returns.
  *
@@ -47,6 +51,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../progs/mtebug-bugs.h"
@@ -211,6 +216,20 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	raise(sig);
 }
 
+static long spin_ms = 400;
+
+/* Use spin_ms of this thread's CPU time, then let it be switched out. */
+static void spin(void)
+{
+	struct timespec t0, t, pause = { .tv_sec = 0, .tv_nsec = 2000000 };
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < spin_ms);
+	nanosleep(&pause, NULL);
+}
+
 static void do_bug(const char *kind)
 {
 	struct buf b = { .n = 0 };
@@ -233,7 +252,9 @@ static void do_bug(const char *kind)
 		handler_set = sigaction(SIGSEGV, &sa, NULL) == 0;
 	}
 
-	if (mtebug_commit(kind) < 0)
+	if (strcmp(kind, "spin") == 0)
+		spin();
+	else if (mtebug_commit(kind) < 0)
 		goto out;
 	b.n = 0;
 	b_who(&b);
@@ -331,11 +352,14 @@ __attribute__((constructor)) static void init(void)
 {
 	const char *e = getenv("MTAGINJECT_LOG");
 	const char *h = getenv("MTAGINJECT_HANDLER");
+	const char *sp = getenv("MTAGINJECT_SPIN_MS");
 
 	if (e)
 		log_path = e;
 	if (h && strcmp(h, "0") == 0)
 		use_handler = 0;
+	if (sp && atol(sp) > 0)
+		spin_ms = atol(sp);
 	RESOLVE(real_read, "read");
 	RESOLVE(real_recv, "recv");
 	RESOLVE(real_recvfrom, "recvfrom");

@@ -29,34 +29,11 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#ifndef HWCAP2_MTE
-#define HWCAP2_MTE (1UL << 18)
-#endif
-#ifndef PROT_MTE
-#define PROT_MTE 0x20
-#endif
-#ifndef SEGV_MTEAERR
-#define SEGV_MTEAERR 8
-#endif
-#ifndef SEGV_MTESERR
-#define SEGV_MTESERR 9
-#endif
-#ifndef SA_EXPOSE_TAGBITS
-#define SA_EXPOSE_TAGBITS 0x00000800
-#endif
-#ifndef PR_SET_TAGGED_ADDR_CTRL
-#define PR_SET_TAGGED_ADDR_CTRL 55
-#define PR_TAGGED_ADDR_ENABLE (1UL << 0)
-#endif
-#ifndef PR_MTE_TCF_SYNC
-#define PR_MTE_TCF_SYNC (1UL << 1)
-#define PR_MTE_TCF_ASYNC (1UL << 2)
-#define PR_MTE_TAG_SHIFT 3
-#endif
+#include "mte-init.h"
 
-static int failures;
+int failures;
 
-static void result(int ok, const char *name, const char *fmt, ...)
+void result(int ok, const char *name, const char *fmt, ...)
 {
 	char why[512] = "";
 	va_list ap;
@@ -75,24 +52,24 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static unsigned long tag_ptr(void *p, unsigned int tag)
+unsigned long tag_ptr(void *p, unsigned int tag)
 {
 	return ((uintptr_t)p & ~(0xfUL << 56)) | ((unsigned long)tag << 56);
 }
 
 /* Set the allocation tag of the 16-byte granule at tagged address p. */
-static void set_mem_tag(unsigned long p)
+void set_mem_tag(unsigned long p)
 {
 	asm volatile(".arch_extension memtag\n\tstg %0, [%0]" : : "r"(p) : "memory");
 }
 
-static int set_ctrl(unsigned long tcf, unsigned long incl)
+int set_ctrl(unsigned long tcf, unsigned long incl)
 {
 	return prctl(PR_SET_TAGGED_ADDR_CTRL,
 		     PR_TAGGED_ADDR_ENABLE | tcf | (incl << PR_MTE_TAG_SHIFT), 0, 0, 0);
 }
 
-static void *map_mte(void)
+void *map_mte(void)
 {
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_MTE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -237,7 +214,7 @@ static void test_async(void)
 /* --- /proc/<pid>/status ------------------------------------------------------ */
 
 /* Copy the value of "key:\t" in status file path into val; 0 if found. */
-static int status_field(const char *path, const char *key, char *val, size_t len)
+int status_field(const char *path, const char *key, char *val, size_t len)
 {
 	char line[256];
 	size_t klen = strlen(key);
@@ -385,7 +362,7 @@ static void test_status_thread(void)
 
 /* --- kernel log report --------------------------------------------------- */
 
-static int kmsg_open(void)
+int kmsg_open(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 
@@ -395,7 +372,7 @@ static int kmsg_open(void)
 }
 
 /* Find a record containing needle in what was logged since kmsg_open(). */
-static int kmsg_find(int fd, const char *needle, char *found, size_t len)
+int kmsg_find(int fd, const char *needle, char *found, size_t len)
 {
 	char rec[2048];
 	ssize_t n;
@@ -517,7 +494,7 @@ static void test_report(void)
 	close(fd);
 }
 
-static int expect_nomte(void)
+int expect_nomte(void)
 {
 	char cmdline[1024] = "";
 	FILE *f = fopen("/proc/cmdline", "r");
@@ -530,9 +507,13 @@ static int expect_nomte(void)
 	return strstr(cmdline, "mtag.expect=nomte") != NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	unsigned long hwcap2;
+
+	/* Re-executed by a report-mode case (mte-report.c). */
+	if (argc > 1)
+		return report_exec_main(argc, argv);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mkdir("/proc", 0555);
@@ -549,8 +530,10 @@ int main(void)
 		result(!(hwcap2 & HWCAP2_MTE), "no-hwcap2-mte", "AT_HWCAP2 0x%lx has HWCAP2_MTE",
 		       hwcap2);
 		result(status_field("/proc/self/status", "MTE_TCF", v, sizeof(v)) &&
-		       status_field("/proc/self/status", "MTE_TagInclude", v, sizeof(v)),
+		       status_field("/proc/self/status", "MTE_TagInclude", v, sizeof(v)) &&
+		       status_field("/proc/self/status", "MTE_Report", v, sizeof(v)),
 		       "status-no-mte-lines", "MTE lines in /proc/self/status without MTE");
+		test_report_mode_nomte();
 	} else {
 		result(!!(hwcap2 & HWCAP2_MTE), "hwcap2-mte", "AT_HWCAP2 0x%lx has no HWCAP2_MTE",
 		       hwcap2);
@@ -562,6 +545,7 @@ int main(void)
 		test_status_child();
 		test_status_thread();
 		test_report();
+		test_report_mode();
 	}
 	printf("MTAG-KERNEL-TESTS-DONE failures=%d\n", failures);
 	fflush(stdout);

@@ -23,8 +23,15 @@ HW_MTE=no; grep -qw mte /proc/cpuinfo && HW_MTE=yes
 LIBC_VERSION=$(dpkg-query -W -f='${Version}' libc6 2>/dev/null)
 HAVE_MTAG_LIBC=no; case "$LIBC_VERSION" in *+mtag*) HAVE_MTAG_LIBC=yes ;; esac
 
-mode_tunable() { case "$1" in off) echo 0 ;; async) echo 1 ;; sync) echo 3 ;; asymm) echo 5 ;; esac; }
-mode_tcf() { case "$1" in off) echo none ;; async) echo async ;; sync) echo sync ;; asymm) echo sync,async ;; esac; }
+HAVE_REPORT=no; grep -q '^MTE_Report:' /proc/self/status && HAVE_REPORT=yes
+
+# report: sync checking under the kernel's report-only mode
+mode_tunable() { case "$1" in off) echo 0 ;; async) echo 1 ;; sync|report) echo 3 ;; asymm) echo 5 ;; esac; }
+mode_tcf() { case "$1" in off) echo none ;; async) echo async ;; sync|report) echo sync ;; asymm) echo sync,async ;; esac; }
+# The re-enable time of the report column, and the CPU time the inject
+# library's "spin" trigger uses (more than that).
+REPORT_REENABLE=${MTAG_REPORT_REENABLE:-300ms}
+mode_opts() { case "$1" in report) echo " reenable=$REPORT_REENABLE" ;; esac; }
 
 cursor() { journalctl -n0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p'; }
 # since CURSOR: every journal message after CURSOR.  No field matches here:
@@ -54,7 +61,7 @@ set_policy() {
 		mkdir -p /etc/mtag
 		{
 			echo "# written by the mtag VM test (tests/vm/guest)"
-			for u in $UNITS; do echo "$u $mode"; done
+			for u in $UNITS; do echo "$u $mode$(mode_opts "$mode")"; done
 		} >/etc/mtag/policy.conf
 		rm -rf /run/systemd/system/*.service.d/zz-mtag-direct.conf
 	else
@@ -73,6 +80,8 @@ policy_line() { echo "/etc/mtag/policy.conf:$(grep -n "^$1 " /etc/mtag/policy.co
 main_pid() { systemctl show -p MainPID --value "$1"; }
 nginx_workers() { local m; m=$(main_pid nginx.service); [ "$m" -gt 0 ] 2>/dev/null && pgrep -P "$m" | tr '\n' ' '; }
 tcf_of() { sed -n 's/^MTE_TCF:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null; }
+# status_of PID[/task/TID] KEY: the value of KEY: in that status file.
+status_of() { sed -n "s/^$2:[[:space:]]*//p" "/proc/$1/status" 2>/dev/null; }
 mt_maps() { grep -c '^VmFlags:.* mt' "/proc/$1/smaps" 2>/dev/null; }
 
 # ------------------------------------------------------------ clients
@@ -96,6 +105,41 @@ ssh_ident() {
 		printf "%s\r\n" "$1" >&3
 		n=$(timeout 10 head -c 64 <&3 | wc -c)
 		printf "%s +%s\n" "${banner%$(printf "\r")}" "$n"' _ "$1" 2>/dev/null
+}
+
+# svc_seq SVC WORD...: send the triggers MTAGBUG-WORD one after another on
+# one connection, so that one thread of the service reads them all; print
+# one answer per trigger (ssh: one identification line carrying them all,
+# which sshd reads a byte at a time, and one answer).
+svc_seq() {
+	local svc=$1 ident w; shift
+	case "$svc" in
+	nginx)
+		timeout 60 bash -c 'exec 3<>/dev/tcp/127.0.0.1/80 || exit 1
+			for w; do
+				printf "GET /MTAGBUG-%s HTTP/1.1\r\nHost: localhost\r\n\r\n" "$w" >&3
+				IFS= read -r st <&3 || exit 1
+				len=0
+				while IFS= read -r h <&3; do
+					h=${h%$(printf "\r")}
+					[ -z "$h" ] && break
+					case "$h" in [Cc]ontent-[Ll]ength:*) len=${h#*:}; len=${len// /} ;; esac
+				done
+				[ "$len" -gt 0 ] && head -c "$len" <&3 >/dev/null
+				echo "${st%$(printf "\r")}"
+			done' _ "$@" 2>/dev/null ;;
+	memcached)
+		timeout 60 bash -c 'exec 3<>/dev/tcp/127.0.0.1/11211 || exit 1
+			for w; do
+				printf "MTAGBUG-%s\r\n" "$w" >&3
+				IFS= read -r a <&3 || exit 1
+				echo "${a%$(printf "\r")}"
+			done' _ "$@" 2>/dev/null ;;
+	ssh)
+		ident=SSH-2.0-mtagtest
+		for w; do ident="$ident.MTAGBUG-$w"; done
+		ssh_ident "$ident" ;;
+	esac
 }
 
 # svc_ok SVC: the service answers an ordinary request.

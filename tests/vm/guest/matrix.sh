@@ -12,11 +12,24 @@
 #                          serving; off: the request completes, no trap
 #   SVC/MODE/BUG/kernel-report   the kernel's "mte: ... tag check fault"
 #                          line names that thread (sync: address and tags)
+# and the report column (policy "report reenable=300ms"): on one
+# connection, so in one thread of the service, the triggers spin BUG BUG
+# spin BUG (spin: 400 ms of that thread's CPU time):
+#   SVC/report/BUG         every request answered, no SIGSEGV, the process
+#                          lives on, each BUG completed (as under off)
+#   SVC/report/BUG/kernel-report  the report-mode kernel line names that
+#                          thread, with address and both tags; the second
+#                          BUG (checking off after the first) is not
+#                          reported, the third (after the re-enable time)
+#                          is: two lines for three bugs
+#   SVC/report/BUG/proc-state  that thread: MTE_Report on, checking
+#                          suspended; every other thread of the service:
+#                          checking active
 # plus guest/* checks of the kernel, the libc and mtebug.
 # Prints PASS/FAIL/SKIP lines (also to $S/results/results.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
-MODES=${MTAG_MODES:-sync async off}
+MODES=${MTAG_MODES:-sync async off report}
 SVCS=${MTAG_SVCS:-nginx memcached ssh}
 BUGS=${MTAG_BUGS:-overflow uaf}
 T0=$(date +%s)
@@ -92,6 +105,11 @@ check_status() {
 		if [ "$HAVE_TCF" = yes ]; then
 			[ "$tcf" = "$want" ] || bad="$bad $p:$tcf"
 		fi
+		if [ "$mode" = report ]; then
+			local rep; rep=$(status_of "$p" MTE_Report)
+			got="$got,report=${rep:-?}"
+			[ "$rep" = on ] || bad="$bad $p:MTE_Report=${rep:-missing}"
+		fi
 	done
 	if [ "$HAVE_TCF" != yes ]; then
 		skip "$svc/$mode/proc-status" "kernel has no MTE_TCF line (not the mtag kernel); pids(mt vmas):$got"
@@ -123,9 +141,102 @@ check_journal() {
 	fi
 }
 
+# check_report_bug SVC BUG: the report column (see the top).
+check_report_bug() {
+	local svc=$1 bug=$2 u=$1.service name=$1/report/$2
+	local n0 k0 answers pid tid comm trigs tids nbug nlines lines why="" ok=1 a
+	n0=$(ev_count); k0=$(kmsg_count)
+	if [ "$HAVE_REPORT" != yes ]; then
+		skip "$name" "kernel has no report-only mode (no MTE_Report in /proc/self/status)"
+		return
+	fi
+	answers=$(svc_seq "$svc" spin "$bug" "$bug" spin "$bug")
+	wait_for 10 bash -c "[ \$(tail -n +$((n0 + 1)) $EV | grep -c ' $bug completed\$') -ge 3 ]"
+	trigs=$(ev_since "$n0" | grep ' trigger=')
+	if [ -z "$trigs" ]; then
+		result "$name" 0 "the triggers never reached the service (no event in $EV); answers '$answers'"
+		return
+	fi
+	pid=$(field pid "$(head -1 <<<"$trigs")"); tid=$(field tid "$(head -1 <<<"$trigs")")
+	comm=$(field comm "$(head -1 <<<"$trigs")")
+	tids=$(sed -n 's/.* tid=\([0-9]*\) .*/\1/p' <<<"$trigs" | sort -u | tr '\n' ' ')
+	[ "$tids" = "$tid " ] || { ok=0; why="$why; the triggers were read by threads $tids, not one"; }
+	[ "$(wc -l <<<"$trigs")" = 5 ] || { ok=0; why="$why; $(wc -l <<<"$trigs") triggers seen, want 5"; }
+	nbug=$(ev_since "$n0" | grep -c "tid=$tid .* $bug completed\$")
+	[ "$nbug" = 3 ] || { ok=0; why="$why; $nbug of 3 '$bug completed' events in thread $tid"; }
+	ev_since "$n0" | grep -q 'SIGSEGV' && { ok=0; why="$why; trapped: $(ev_since "$n0" | grep -m1 SIGSEGV)"; }
+	case "$svc" in
+	ssh)
+		answered ssh "$answers" || { ok=0; why="$why; no KEXINIT after the identification ('$answers')"; } ;;
+	*)
+		[ "$(wc -l <<<"$answers")" = 5 ] || { ok=0; why="$why; $(wc -l <<<"$answers") of 5 answers"; }
+		while IFS= read -r a; do
+			answered "$svc" "$a" || { ok=0; why="$why; answer '$a'"; }
+		done <<<"$answers" ;;
+	esac
+	if [ "$svc" != ssh ]; then
+		kill -0 "$pid" 2>/dev/null || { ok=0; why="$why; process $pid is gone"; }
+	fi
+	svc_ok "$svc" || { ok=0; why="$why; service no longer answers"; }
+	result "$name" $ok "${why#; }"
+	[ $ok = 1 ] && info "$name: $comm[$pid/$tid] ran spin $bug $bug spin $bug on one connection, all answered ($(tr '\n' ' ' <<<"$answers")), no SIGSEGV"
+
+	# The kernel's lines: two for the three bugs, address and tags.
+	wait_for 5 bash -c "[ \$(dmesg | tail -n +$((k0 + 1)) | grep -c 'tag check fault in .*\[$tid\]') -ge 2 ]"
+	lines=$(kmsg_since "$k0" | grep "tag check fault in .*\[$tid\]" | sed 's/^\[ *[0-9.]*\] //')
+	nlines=$(grep -c . <<<"$lines")
+	ok=1 why=""
+	[ "$nlines" = 2 ] || { ok=0; why="$why; $nlines kernel lines for thread $tid, want 2 (bug 1 and 3; bug 2 ran unchecked)"; }
+	while IFS= read -r l; do
+		[ -n "$l" ] || continue
+		local ka pt mt
+		ka=$(sed -n 's/.* addr \(0x[0-9a-f]*\) .*/\1/p' <<<"$l")
+		pt=$(sed -n 's/.* pointer tag \(0x[0-9a-f]*\) .*/\1/p' <<<"$l")
+		mt=$(sed -n 's/.* memory tag \([0-9a-fx]*\) .*/\1/p' <<<"$l")
+		[[ "$l" == "mte: sync tag check fault in $comm[$tid]: addr "*" pc 0x"*" (report mode: tag checks off in this thread)" ]] ||
+			{ ok=0; why="$why; not a report-mode line of $comm[$tid]"; }
+		if [ -z "$ka" ] || [ -z "$pt" ] || [ -z "$mt" ]; then
+			ok=0; why="$why; no address/tags"
+		else
+			[ $(( (ka >> 56) & 0xf )) -eq $((pt)) ] || { ok=0; why="$why; pointer tag $pt is not the tag of $ka"; }
+			[ "$pt" != "$mt" ] || { ok=0; why="$why; pointer tag = memory tag"; }
+		fi
+	done <<<"$lines"
+	result "$name/kernel-report" $ok "${why#; }: $(tr '\n' '|' <<<"$lines")"
+	[ $ok = 1 ] && info "$name: kernel: $(head -1 <<<"$lines")"
+
+	# /proc: the faulting thread's checking is off, every other thread's on.
+	ok=1 why=""
+	local p t st others=0
+	if [ "$svc" = ssh ]; then
+		# The connection process ends with the connection: only the
+		# listener, which never faulted, is left.
+		st=""
+	else
+		st=$(status_of "$pid/task/$tid" MTE_ReportChecking)
+		[ "$st" = suspended ] || { ok=0; why="$why; thread $tid: MTE_ReportChecking '${st:-missing}', want suspended"; }
+		[ "$(status_of "$pid/task/$tid" MTE_Report)" = on ] || { ok=0; why="$why; thread $tid: MTE_Report not on"; }
+	fi
+	for p in $(main_pid "$u") $([ "$svc" = nginx ] && nginx_workers); do
+		for t in $(ls "/proc/$p/task" 2>/dev/null); do
+			[ "$t" = "$tid" ] && continue
+			others=$((others + 1))
+			a=$(status_of "$p/task/$t" MTE_ReportChecking)
+			[ "$a" = active ] || { ok=0; why="$why; thread $t of $p: MTE_ReportChecking '${a:-missing}'"; }
+		done
+	done
+	[ "$others" -gt 0 ] || { ok=0; why="$why; no other thread to look at"; }
+	result "$name/proc-state" $ok "${why#; }"
+	[ $ok = 1 ] && info "$name: /proc: thread $tid ${st:-gone (ssh connection closed)}, $others other threads of the service active"
+}
+
 # check_bug SVC MODE BUG
 check_bug() {
 	local svc=$1 mode=$2 bug=$3 u=$1.service name=$1/$2/$3
+	if [ "$mode" = report ]; then
+		check_report_bug "$svc" "$bug"
+		return
+	fi
 	local c n0 before_pid before_workers answer trig pid tid comm segv code addr why="" ok=1
 	local errlog_lines krep k0
 	c=$(cursor); n0=$(ev_count); k0=$(kmsg_count)

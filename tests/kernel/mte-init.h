@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mte-init.h -- what the kernel suite's /init files share. */
+#ifndef MTE_INIT_H
+#define MTE_INIT_H
+
+#include <stddef.h>
+
+#ifndef HWCAP2_MTE
+#define HWCAP2_MTE (1UL << 18)
+#endif
+#ifndef PROT_MTE
+#define PROT_MTE 0x20
+#endif
+#ifndef SEGV_MTEAERR
+#define SEGV_MTEAERR 8
+#endif
+#ifndef SEGV_MTESERR
+#define SEGV_MTESERR 9
+#endif
+#ifndef SA_EXPOSE_TAGBITS
+#define SA_EXPOSE_TAGBITS 0x00000800
+#endif
+#ifndef PR_SET_TAGGED_ADDR_CTRL
+#define PR_SET_TAGGED_ADDR_CTRL 55
+#define PR_TAGGED_ADDR_ENABLE (1UL << 0)
+#endif
+#ifndef PR_MTE_TCF_SYNC
+#define PR_MTE_TCF_SYNC (1UL << 1)
+#define PR_MTE_TCF_ASYNC (1UL << 2)
+#define PR_MTE_TAG_SHIFT 3
+#endif
+/* patches/linux/0004 (report-only mode) */
+#ifndef PR_SET_MTE_REPORT
+#define PR_SET_MTE_REPORT 0x4d545201
+#define PR_GET_MTE_REPORT 0x4d545202
+#define PR_MTE_REPORT_ON (1UL << 0)
+#define PR_MTE_REPORT_SUSPENDED (1UL << 1)
+#endif
+
+extern int failures;
+
+/* PASS / FAIL line; fmt (may be NULL) says why it failed. */
+void result(int ok, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+unsigned long tag_ptr(void *p, unsigned int tag);
+void set_mem_tag(unsigned long p);
+int set_ctrl(unsigned long tcf, unsigned long incl);
+void *map_mte(void);
+int status_field(const char *path, const char *key, char *val, size_t len);
+int kmsg_open(void);
+int kmsg_find(int fd, const char *needle, char *found, size_t len);
+int expect_nomte(void);
+
+/* mte-report.c */
+void test_report_mode(void);
+void test_report_mode_nomte(void);
+int report_exec_main(int argc, char **argv);
+
+#endif
