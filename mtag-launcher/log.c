@@ -9,6 +9,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "sdlib.h"
 #include "util.h"
 
@@ -94,26 +95,60 @@ void log_diag(const struct diag *d)
 void log_applied(const struct applied *a)
 {
 	const char *unit = a->unit ? a->unit : "-";
-	char *text = xasprintf("%s: MTE %s%s (glibc tunable %u) from %s%s; running %s",
-			       unit, mode_name(a->mode), a->heap ? "" : ", heap not tagged",
-			       a->tunable, a->source,
-			       a->hw_mte ? "" : "; this CPU has no MTE, so nothing is checked",
-			       a->command);
+	bool report = a->mode == MTAG_MODE_REPORT;
+	char span[64], nsec[32], *extra, *text;
+	int r = -1;
 
-	if (use_journal && sdlib() &&
-	    sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
-			    "MESSAGE_ID=%s", MSGID_APPLIED,
-			    "SYSLOG_IDENTIFIER=%s", prog_name,
-			    "MTAG_UNIT=%s", unit,
-			    "MTAG_MODE=%s", mode_name(a->mode),
-			    "MTAG_HEAP=%s", a->heap ? "on" : "off",
-			    "MTAG_TUNABLE=%u", a->tunable,
-			    "MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
-			    "MTAG_POLICY_SOURCE=%s", a->source,
-			    "MTAG_COMMAND=%s", a->command, NULL) >= 0) {
-		free(text);
-		return;
+	duration_format(a->reenable_ns, span, sizeof(span));
+	if (a->reenable_ns == DURATION_INFINITY)
+		snprintf(nsec, sizeof(nsec), "infinity");
+	else
+		snprintf(nsec, sizeof(nsec), "%llu", (unsigned long long)a->reenable_ns);
+	if (!report)
+		extra = xstrdup("");
+	else if (a->report_on && a->reenable_ns == DURATION_INFINITY)
+		extra = xstrdup(" (faults are reported, not fatal; a thread runs unchecked after its first fault)");
+	else if (a->report_on)
+		extra = xasprintf(" (faults are reported, not fatal; checks come back in a thread after %s of its CPU time)",
+				  span);
+	else if (a->hw_mte)
+		extra = xstrdup(" not possible (no report-only mode in this kernel): tag checking off");
+	else
+		extra = xstrdup(" not possible (no MTE): tag checking off");
+	text = xasprintf("%s: MTE %s%s%s (glibc tunable %u) from %s%s; running %s",
+			 unit, mode_name(a->mode), extra, a->heap ? "" : ", heap not tagged",
+			 a->tunable, a->source,
+			 a->hw_mte ? "" : "; this CPU has no MTE, so nothing is checked",
+			 a->command);
+	free(extra);
+
+	if (use_journal && sdlib()) {
+		if (report)
+			r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
+					"MESSAGE_ID=%s", MSGID_APPLIED,
+					"SYSLOG_IDENTIFIER=%s", prog_name,
+					"MTAG_UNIT=%s", unit,
+					"MTAG_MODE=%s", mode_name(a->mode),
+					"MTAG_HEAP=%s", a->heap ? "on" : "off",
+					"MTAG_TUNABLE=%u", a->tunable,
+					"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
+					"MTAG_REPORT=%s", a->report_on ? "on" : "unsupported",
+					"MTAG_REENABLE_NSEC=%s", nsec,
+					"MTAG_POLICY_SOURCE=%s", a->source,
+					"MTAG_COMMAND=%s", a->command, NULL);
+		else
+			r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
+					"MESSAGE_ID=%s", MSGID_APPLIED,
+					"SYSLOG_IDENTIFIER=%s", prog_name,
+					"MTAG_UNIT=%s", unit,
+					"MTAG_MODE=%s", mode_name(a->mode),
+					"MTAG_HEAP=%s", a->heap ? "on" : "off",
+					"MTAG_TUNABLE=%u", a->tunable,
+					"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
+					"MTAG_POLICY_SOURCE=%s", a->source,
+					"MTAG_COMMAND=%s", a->command, NULL);
 	}
-	to_stderr(LOG_INFO, text);
+	if (r < 0)
+		to_stderr(LOG_INFO, text);
 	free(text);
 }

@@ -4,6 +4,7 @@
 #define MTAG_LOG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "policy.h"
 
@@ -34,6 +35,10 @@ struct applied {
 	bool hw_mte;
 	const char *source;    /* FILE:LINE, "--mode" or "built-in" */
 	const char *command;
+	/* Mode report: is it on (false: the kernel has no report-only mode,
+	 * so tag checking was left off), and the re-enable time. */
+	bool report_on;
+	uint64_t reenable_ns;  /* DURATION_INFINITY: never */
 };
 
 /* The one informational entry per start. */

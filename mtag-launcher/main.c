@@ -17,10 +17,12 @@
 #include <unistd.h>
 
 #include "conffiles.h"
+#include "duration.h"
 #include "exec.h"
 #include "log.h"
 #include "mte.h"
 #include "policy.h"
+#include "report.h"
 #include "sdlib.h"
 #include "tunables.h"
 #include "util.h"
@@ -47,6 +49,8 @@ struct opts {
 	bool strict;
 	bool quiet;
 	pid_t pid;
+	bool have_reenable;
+	uint64_t reenable_ns;
 };
 
 static void usage(FILE *f)
@@ -62,8 +66,11 @@ static void usage(FILE *f)
 		"\n"
 		"  -u, --unit NAME        use the policy of unit NAME (default: the unit\n"
 		"                         this process runs in)\n"
-		"  -m, --mode MODE        use MODE (off, async, sync, asymm); no policy lookup\n"
+		"  -m, --mode MODE        use MODE (off, async, sync, asymm, report); no\n"
+		"                         policy lookup\n"
 		"      --heap on|off      with --mode: tag malloc memory (default on)\n"
+		"      --reenable TIME    with --mode report: turn checks back on in a thread\n"
+		"                         after TIME of its CPU time (default infinity)\n"
 		"  -c, --config FILE      read only FILE instead of the installed policy\n"
 		"      --root DIR         read the installed policy files under DIR\n"
 		"      --require          refuse to run (exit 78) without MTE\n"
@@ -95,7 +102,7 @@ static int parse_pid(const char *s, pid_t *out)
 }
 
 enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
-       OPT_CHECK, OPT_CPU_PREFERRED };
+       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -103,6 +110,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "unit", required_argument, NULL, 'u' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "heap", required_argument, NULL, OPT_HEAP },
+		{ "reenable", required_argument, NULL, OPT_REENABLE },
 		{ "config", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "require", no_argument, NULL, OPT_REQUIRE },
@@ -134,7 +142,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'm':
 			if (mode_from_string(optarg, &o->mode) < 0) {
-				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync or asymm", optarg);
+				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync, asymm or report", optarg);
 				return -1;
 			}
 			o->have_mode = true;
@@ -149,6 +157,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
+		case OPT_REENABLE: {
+			const char *why = NULL;
+
+			if (duration_parse(optarg, &o->reenable_ns, &why) == 0 &&
+			    o->reenable_ns == 0)
+				why = "must be more than 0";
+			if (why) {
+				log_msg(LOG_ERR, NULL, "--reenable %s: %s (expected a time span such as 500ms, 10s or 1min, or infinity)",
+					optarg, why);
+				return -1;
+			}
+			o->have_reenable = true;
+			break;
+		}
 		case 'c':
 			o->config = optarg;
 			break;
@@ -202,6 +224,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		log_msg(LOG_ERR, NULL, "--heap is only for --mode (a policy entry says heap=on|off)");
 		return -1;
 	}
+	if (o->have_reenable && !(o->have_mode && o->mode == MTAG_MODE_REPORT)) {
+		log_msg(LOG_ERR, NULL, "--reenable is only for --mode report (a policy entry says reenable=)");
+		return -1;
+	}
+	if (!o->have_reenable)
+		o->reenable_ns = DURATION_INFINITY;
 	if (o->have_mode && o->mode == MTAG_MODE_ASYNC && o->heap == 0) {
 		log_msg(LOG_ERR, NULL, "--mode async --heap off is not possible: glibc has no value for asynchronous checking without heap tagging");
 		return -1;
@@ -292,6 +320,29 @@ static int do_pid(const struct opts *o)
 		       (int)o->pid);
 	if (m.has_mask_line)
 		printf("tag mask:       %s\n", m.tag_include);
+	if (!m.has_report_line) {
+		printf("report mode:    not available (this kernel shows no MTE_Report in /proc/%d/status)\n",
+		       (int)o->pid);
+	} else if (!m.report_on) {
+		printf("report mode:    off\n");
+	} else {
+		char span[64];
+
+		if (m.report_reenable_ns)
+			printf("report mode:    on (checks come back in a thread after %s of its CPU time)\n",
+			       duration_format(m.report_reenable_ns, span, sizeof(span)));
+		else
+			printf("report mode:    on (a thread runs unchecked after its first fault)\n");
+	}
+	printf("threads:        %u", m.threads);
+	if (m.has_report_line && m.threads_suspended) {
+		printf(", tag checking suspended by a reported fault in %u:", m.threads_suspended);
+		for (unsigned i = 0; i < m.threads_suspended && i < PROC_MTE_TIDS; i++)
+			printf(" %d", (int)m.suspended[i]);
+		if (m.threads_suspended > PROC_MTE_TIDS)
+			printf(" ...");
+	}
+	printf("\n");
 	return 0;
 }
 
@@ -350,7 +401,9 @@ int main(int argc, char **argv)
 	char *own_unit = NULL, *source = NULL, *command;
 	const char *unit;
 	enum mtag_mode mode = MTAG_MODE_OFF;
-	bool heap = true, require, hw;
+	bool heap = true, require, hw, report_ok = false;
+	uint64_t reenable = DURATION_INFINITY;
+	long report_flags;
 	unsigned value;
 	int first, rc;
 
@@ -376,6 +429,7 @@ int main(int argc, char **argv)
 	if (o.have_mode) {
 		mode = o.mode;
 		heap = o.heap != 0;
+		reenable = o.reenable_ns;
 		source = xstrdup("--mode");
 	} else {
 		load_policy(&p, &o, true);
@@ -388,6 +442,7 @@ int main(int argc, char **argv)
 		if (e) {
 			mode = e->mode;
 			heap = e->heap;
+			reenable = e->reenable_ns;
 			source = xasprintf("%s:%u", e->file, e->line);
 		} else {
 			source = xstrdup("built-in");
@@ -404,6 +459,16 @@ int main(int argc, char **argv)
 	require = o.require || (e && e->require);
 	value = mode_tunable_value(mode, heap);
 	hw = mte_supported();
+	report_flags = hw ? report_get() : -EINVAL;
+	if (mode == MTAG_MODE_REPORT) {
+		report_ok = report_flags >= 0;
+		/* Never sync (the first fault would stop the service) nor a
+		 * silent off: checking off, and say so. */
+		if (!report_ok)
+			value = 0;
+	} else {
+		reenable = DURATION_INFINITY;
+	}
 
 	if (o.action == ACT_PRINT) {
 		char *tun = tunables_merge(getenv("GLIBC_TUNABLES"), value);
@@ -412,9 +477,18 @@ int main(int argc, char **argv)
 		printf("policy: %s", source);
 		if (e)
 			printf(" (%s)", e->pattern);
-		printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\ntunable: %u\n",
+		printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\n",
 		       mode_name(mode), heap ? "on" : "off", require ? "yes" : "no",
-		       hw ? "supported" : "not supported", value);
+		       hw ? "supported" : "not supported");
+		printf("report mode: %s\n", report_flags >= 0 ? "supported" :
+		       hw ? "not supported (this kernel has no PR_GET_MTE_REPORT)" :
+			    "not supported (no MTE)");
+		if (mode == MTAG_MODE_REPORT) {
+			char span[64];
+
+			printf("reenable: %s\n", duration_format(reenable, span, sizeof(span)));
+		}
+		printf("tunable: %u\n", value);
 		printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, value);
 		free(tun);
 		rc = 0;
@@ -437,6 +511,40 @@ int main(int argc, char **argv)
 	}
 	if (mode == MTAG_MODE_ASYMM && hw)
 		warn_asymm(unit ? unit : "the policy");
+	if (mode == MTAG_MODE_REPORT && hw && report_ok) {
+		int r = report_enable(reenable);
+
+		if (r < 0) {
+			report_ok = false;
+			value = 0;
+			report_flags = r;
+		}
+	} else if (report_flags > 0 && (report_flags & PR_MTE_REPORT_ON)) {
+		/* Inherited from whoever started us: the policy says another
+		 * mode, so do not pass report-only mode on. */
+		int r = report_disable();
+
+		if (r < 0) {
+			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
+				unit ? unit : "-", strerror(-r), argv[first]);
+			free(command);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (mode == MTAG_MODE_REPORT && hw && !report_ok) {
+		if (require) {
+			log_msg(LOG_ERR, MSGID_NO_MTE,
+				"%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes: not starting %s",
+				unit ? unit : "the policy", source, strerror(-(int)report_flags), argv[first]);
+			free(command);
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+		log_msg(LOG_WARNING, MSGID_NO_MTE,
+			"%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s): running %s with tag checking off (not sync, which would stop it at the first fault)",
+			unit ? unit : "-", source, strerror(-(int)report_flags), argv[first]);
+	}
 
 	if (tunables_apply(value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
@@ -446,7 +554,8 @@ int main(int argc, char **argv)
 	}
 	log_applied(&(struct applied){ .unit = unit, .mode = mode, .heap = heap,
 				       .tunable = value, .hw_mte = hw,
-				       .source = source, .command = command });
+				       .source = source, .command = command,
+				       .report_on = report_ok, .reenable_ns = reenable });
 	free(command);
 	free(source);
 	free(own_unit);

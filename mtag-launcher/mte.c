@@ -122,6 +122,52 @@ int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf
 	return n;
 }
 
+/* Is MTE_ReportChecking of PROC_DIR/PID/task/TID "suspended"? */
+static bool thread_suspended(const char *proc_dir, pid_t pid, const char *tid)
+{
+	char path[512], line[256];
+	bool susp = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%s/status", proc_dir, (int)pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false; /* the thread has gone */
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "MTE_ReportChecking:", 19) == 0) {
+			susp = strstr(line + 19, "suspended") != NULL;
+			break;
+		}
+	fclose(f);
+	return susp;
+}
+
+static void read_threads(const char *proc_dir, pid_t pid, struct proc_mte *m)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%d/task", proc_dir, (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] == '.' || *end || tid <= 0)
+			continue;
+		m->threads++;
+		if (m->has_report_line && thread_suspended(proc_dir, pid, de->d_name)) {
+			if (m->threads_suspended < PROC_MTE_TIDS)
+				m->suspended[m->threads_suspended] = (pid_t)tid;
+			m->threads_suspended++;
+		}
+	}
+	closedir(d);
+}
+
 int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 {
 	char path[512], line[1024];
@@ -148,9 +194,15 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 		} else if (strcmp(line, "MTE_TagInclude") == 0) {
 			m->has_mask_line = true;
 			snprintf(m->tag_include, sizeof(m->tag_include), "%s", v);
+		} else if (strcmp(line, "MTE_Report") == 0) {
+			m->has_report_line = true;
+			m->report_on = strcmp(v, "on") == 0;
+		} else if (strcmp(line, "MTE_ReportReenable") == 0) {
+			m->report_reenable_ns = strtoull(v, NULL, 10);
 		}
 	}
 	fclose(f);
+	read_threads(proc_dir, pid, m);
 
 	snprintf(path, sizeof(path), "%s/%d/smaps", proc_dir, (int)pid);
 	f = fopen(path, "re");

@@ -34,6 +34,15 @@ struct proc_mte {
 	char tcf[64];            /* its value: none, sync, async, sync,async */
 	bool has_mask_line;
 	char tag_include[32];    /* MTE_TagInclude: value */
+	/* Report-only mode (mtag kernel patch 0004). */
+	bool has_report_line;    /* kernel shows MTE_Report: */
+	bool report_on;
+	unsigned long long report_reenable_ns; /* MTE_ReportReenable:, 0: never */
+	/* Threads (PROC_DIR/PID/task/) and those whose checking a report-mode
+	 * fault has turned off (MTE_ReportChecking: suspended). */
+	unsigned threads, threads_suspended;
+#define PROC_MTE_TIDS 16
+	pid_t suspended[PROC_MTE_TIDS]; /* the first PROC_MTE_TIDS of them */
 };
 
 /* Fill *M from PROC_DIR/PID (PROC_DIR normally "/proc").  Returns 0 or

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "util.h"
 
 #define SERVICE_SUFFIX ".service"
@@ -77,6 +78,7 @@ static const char *const mode_names[] = {
 	[MTAG_MODE_ASYNC] = "async",
 	[MTAG_MODE_SYNC] = "sync",
 	[MTAG_MODE_ASYMM] = "asymm",
+	[MTAG_MODE_REPORT] = "report",
 };
 
 const char *mode_name(enum mtag_mode m)
@@ -105,6 +107,7 @@ unsigned mode_tunable_value(enum mtag_mode mode, bool heap)
 		v = 1;
 		break;
 	case MTAG_MODE_SYNC:
+	case MTAG_MODE_REPORT:
 		v = 3;
 		break;
 	case MTAG_MODE_ASYMM:
@@ -302,8 +305,9 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	int n = 0;
 	char *save = NULL, *t;
 	struct policy_entry e;
-	bool seen[3] = { false, false, false }, is_cpu;
-	static const char *const keys[3] = { "heap", "require", "strict" };
+	bool seen[4] = { false, false, false, false }, is_cpu;
+	static const char *const keys[4] = { "heap", "require", "strict", "reenable" };
+	const char *reenable_val = NULL;
 	enum entry_kind kind;
 	enum mtag_mode mode;
 	char *hash = strchr(s, '#');
@@ -325,19 +329,24 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	if (n == 1) {
 		policy_diag(p, DIAG_ERROR, file, lineno,
 			    "'%s': missing mode (expected %s)", tok[0],
-			    is_cpu ? "async, sync or asymm" : "off, async, sync or asymm");
+			    is_cpu ? "async, sync or asymm" : "off, async, sync, asymm or report");
 		return;
 	}
 	if (mode_from_string(tok[1], &mode) < 0) {
 		policy_diag(p, DIAG_ERROR, file, lineno,
 			    "'%s': unknown mode '%s' (expected %s)", tok[0], tok[1],
-			    is_cpu ? "async, sync or asymm" : "off, async, sync or asymm");
+			    is_cpu ? "async, sync or asymm" : "off, async, sync, asymm or report");
 		return;
 	}
 	if (is_cpu) {
 		if (mode == MTAG_MODE_OFF) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
 				    "cpu-preferred: the kernel has no preferred mode 'off' (expected async, sync or asymm)");
+			return;
+		}
+		if (mode == MTAG_MODE_REPORT) {
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "cpu-preferred: 'report' is a mode of a service, not of a CPU (expected async, sync or asymm)");
 			return;
 		}
 		if (n > 2) {
@@ -356,6 +365,7 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	e.mode = mode;
 	e.heap = true;
 	e.require = false;
+	e.reenable_ns = DURATION_INFINITY;
 	e.file = policy_add_file(p, file);
 	e.line = lineno;
 
@@ -367,18 +377,18 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 
 		if (!eq || eq == tok[i]) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no)",
+				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION)",
 				    tok[i]);
 			return;
 		}
 		*eq = '\0';
 		val = eq + 1;
-		for (int j = 0; j < 3; j++)
+		for (int j = 0; j < 4; j++)
 			if (strcmp(key, keys[j]) == 0)
 				k = j;
 		if (k < 0) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "unknown option '%s' (known: heap, require, strict)", key);
+				    "unknown option '%s' (known: heap, require, strict, reenable)", key);
 			return;
 		}
 		if (seen[k]) {
@@ -386,6 +396,12 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			return;
 		}
 		seen[k] = true;
+		if (k == 3) {
+			/* Checked below, once the whole line is read: a bad
+			 * value does not drop the entry (see reenable=). */
+			reenable_val = val;
+			continue;
+		}
 		if (parse_bool(val, &b) < 0) {
 			policy_diag(p, DIAG_ERROR, file, lineno, "%s=%s: expected %s",
 				    key, val, k == 0 ? "on or off" : "yes or no");
@@ -403,6 +419,29 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			    "'%s': async with heap=off is not possible: glibc has no value for asynchronous checking without heap tagging (use sync heap=off, asymm heap=off or async)",
 			    tok[0]);
 		return;
+	}
+	if (reenable_val) {
+		const char *why = NULL;
+		uint64_t ns = 0;
+
+		if (duration_parse(reenable_val, &ns, &why) == 0 && ns == 0)
+			why = "must be more than 0";
+		if (why) {
+			/* Keep the entry with its mode and the default
+			 * (never): dropping the line would hand the service
+			 * to a glob or the default entry, which may be sync
+			 * (an outage) or off (nothing checked). */
+			policy_diag(p, DIAG_ERROR, file, lineno,
+				    "reenable=%s: %s (expected a time span such as 500ms, 10s or 1min, or infinity); '%s' keeps mode %s, with reenable=infinity",
+				    reenable_val, why,
+				    tok[0], mode_name(mode));
+		} else if (mode != MTAG_MODE_REPORT) {
+			policy_diag(p, DIAG_WARNING, file, lineno,
+				    "reenable=%s only has an effect in mode report ('%s' is %s)",
+				    reenable_val, tok[0], mode_name(mode));
+		} else {
+			e.reenable_ns = ns;
+		}
 	}
 	e.pattern = xstrdup(tok[0]);
 	add_entry(p, &e);

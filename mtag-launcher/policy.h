@@ -5,12 +5,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum mtag_mode {
 	MTAG_MODE_OFF,
 	MTAG_MODE_ASYNC,
 	MTAG_MODE_SYNC,
 	MTAG_MODE_ASYMM,
+	MTAG_MODE_REPORT, /* sync checks under the kernel's report-only mode */
 };
 
 /* Special patterns. */
@@ -31,6 +33,8 @@ struct policy_entry {
 	bool heap;       /* tag malloc memory (bit 0 of the tunable) */
 	bool require;    /* refuse to start without MTE */
 	bool strict;     /* refuse to start when the policy has errors */
+	uint64_t reenable_ns; /* report: checks back on after this much CPU
+			       * time of a thread; DURATION_INFINITY: never */
 	const char *file; /* owned by struct policy's file list */
 	unsigned line;
 };
@@ -88,7 +92,8 @@ const char *mode_name(enum mtag_mode m);
 int mode_from_string(const char *s, enum mtag_mode *out);
 
 /* Value of glibc.mem.tagging / glibc.memtag.enable for MODE and HEAP:
- * off=0, async=1, sync=3, asymm=5; heap=false clears bit 0. */
+ * off=0, async=1, sync=3, asymm=5, report=3 (glibc checks synchronously;
+ * the kernel turns the fault into a report); heap=false clears bit 0. */
 unsigned mode_tunable_value(enum mtag_mode mode, bool heap);
 
 /* Is NAME a syntactically valid unit name (not a pattern)? */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "policy.h"
 #include "tunables.h"
 #include "unitfile.h"
@@ -23,7 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		const struct policy_entry *e = policy_lookup(&p, units[i]);
 
-		if (e && (!e->pattern || e->line == 0 || (unsigned)e->mode > MTAG_MODE_ASYMM))
+		if (e && (!e->pattern || e->line == 0 || (unsigned)e->mode > MTAG_MODE_REPORT ||
+			  e->reenable_ns == 0))
 			abort();
 		(void)policy_names_unit(&p, units[i]);
 	}
@@ -31,13 +33,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)policy_lookup(&p, p.entries[i].pattern);
 		if (p.entries[i].mode == MTAG_MODE_ASYNC && !p.entries[i].heap)
 			abort(); /* must have been rejected */
+		if (p.entries[i].mode != MTAG_MODE_REPORT &&
+		    p.entries[i].reenable_ns != DURATION_INFINITY)
+			abort(); /* reenable= only in report mode */
 	}
 	for (size_t i = 0; i < p.n_diags; i++)
 		if (!p.diags[i].msg || !p.diags[i].file)
 			abort();
 	policy_free(&p);
 
-	/* The same bytes as a GLIBC_TUNABLES value and an ExecStart= value. */
+	/* The same bytes as a GLIBC_TUNABLES value, an ExecStart= value and a
+	 * time span. */
 	s = malloc(size + 1);
 	if (!s)
 		return 0;
@@ -46,6 +52,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(tunables_merge(s, 3));
 	free(unit_wrap_exec(s, "/usr/sbin/mtag-launcher", "%n"));
 	(void)unit_exec_runs(s, "/usr/sbin/mtag-launcher");
+	{
+		/* ... and as a reenable= value: what parses prints back to
+		 * the same number of nanoseconds. */
+		uint64_t ns, back;
+		const char *why;
+		char buf[128];
+
+		if (duration_parse(s, &ns, &why) == 0) {
+			duration_format(ns, buf, sizeof(buf));
+			for (char *c = buf; *c; c++)
+				if (*c == ' ')
+					memmove(c, c + 1, strlen(c));
+			if (ns != 0 && (duration_parse(buf, &back, &why) != 0 || back != ns))
+				abort();
+		} else if (!why) {
+			abort();
+		}
+	}
 	free(s);
 	return 0;
 }

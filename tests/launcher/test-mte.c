@@ -36,6 +36,42 @@ static void test_proc(void)
 	CHECK(mte_read_proc(dir, 44, &m) < 0);
 }
 
+/* Report mode: the process's lines and its threads' checking state. */
+static void test_proc_report(void)
+{
+	char dir[600], path[700];
+	struct proc_mte m;
+
+	snprintf(dir, sizeof(dir), "%s/proc", tmpdir());
+	snprintf(path, sizeof(path), "%s/50/status", dir);
+	write_file(path, "Name:\tnginx\nMTE_TCF:\tsync\nMTE_Report:\ton\n"
+		   "MTE_ReportReenable:\t300000000\nMTE_ReportChecking:\tactive\n");
+	snprintf(path, sizeof(path), "%s/50/smaps", dir);
+	write_file(path, "");
+	for (int tid = 50; tid <= 52; tid++) {
+		snprintf(path, sizeof(path), "%s/50/task/%d/status", dir, tid);
+		write_file(path, tid == 51 ? "Name:\tw\nMTE_Report:\ton\nMTE_ReportChecking:\tsuspended\n"
+					   : "Name:\tw\nMTE_Report:\ton\nMTE_ReportChecking:\tactive\n");
+	}
+	CHECK(mte_read_proc(dir, 50, &m) == 0);
+	CHECK(m.has_report_line && m.report_on);
+	CHECK(m.report_reenable_ns == 300000000ull);
+	CHECK(m.threads == 3 && m.threads_suspended == 1 && m.suspended[0] == 51);
+
+	/* Off, and a kernel without the lines. */
+	snprintf(path, sizeof(path), "%s/60/status", dir);
+	write_file(path, "Name:\tx\nMTE_TCF:\tnone\nMTE_Report:\toff\nMTE_ReportReenable:\t0\n");
+	snprintf(path, sizeof(path), "%s/60/smaps", dir);
+	write_file(path, "");
+	snprintf(path, sizeof(path), "%s/60/task/60/status", dir);
+	write_file(path, "Name:\tx\n");
+	CHECK(mte_read_proc(dir, 60, &m) == 0);
+	CHECK(m.has_report_line && !m.report_on && m.report_reenable_ns == 0);
+	CHECK(m.threads == 1 && m.threads_suspended == 0);
+	CHECK(mte_read_proc(dir, 42, &m) == 0);
+	CHECK(!m.has_report_line && !m.report_on && m.threads == 0);
+}
+
 static void test_cpu_preferred(void)
 {
 	char dir[600], path[700];
@@ -77,6 +113,7 @@ static void test_hwcap(void)
 void run_mte_tests(void)
 {
 	RUN(test_proc);
+	RUN(test_proc_report);
 	RUN(test_cpu_preferred);
 	RUN(test_hwcap);
 }

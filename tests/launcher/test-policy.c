@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "duration.h"
 #include "policy.h"
 #include "unit.h"
 
@@ -98,16 +99,16 @@ static void test_error_messages(void)
 	parse(text);
 	CHECK(P.n_entries == 0);
 	CHECK(policy_error_count(&P) == 21);
-	CHECK(has_error(1, "'nginx.service': missing mode (expected off, async, sync or asymm)"));
-	CHECK(has_error(2, "'nginx.service': unknown mode 'fast' (expected off, async, sync or asymm)"));
+	CHECK(has_error(1, "'nginx.service': missing mode (expected off, async, sync, asymm or report)"));
+	CHECK(has_error(2, "'nginx.service': unknown mode 'fast' (expected off, async, sync, asymm or report)"));
 	CHECK(has_error(3, "'nginx' is not a unit name: did you mean 'nginx.service'?"));
 	CHECK(has_error(4, "'nginx.socket': only .service units run through the launcher"));
 	CHECK(has_error(5, "'*.socket': pattern can never match a service"));
 	CHECK(has_error(6, "'ng/inx.service' is not a valid unit name"));
 	CHECK(has_error(7, "'ng%x*.service': character '%' cannot appear in a unit name"));
-	CHECK(has_error(8, "'heap': expected key=value (heap=on|off, require=yes|no, strict=yes|no)"));
+	CHECK(has_error(8, "'heap': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION)"));
 	CHECK(has_error(9, "'=on': expected key=value"));
-	CHECK(has_error(10, "unknown option 'color' (known: heap, require, strict)"));
+	CHECK(has_error(10, "unknown option 'color' (known: heap, require, strict, reenable)"));
 	CHECK(has_error(11, "'heap' given twice"));
 	CHECK(has_error(12, "heap=maybe: expected on or off"));
 	CHECK(has_error(13, "require=sometimes: expected yes or no"));
@@ -226,6 +227,88 @@ static void test_mode_mapping(void)
 	CHECK_STR(mode_name(MTAG_MODE_ASYNC), "async");
 }
 
+static const struct policy_entry *entry(const char *pattern)
+{
+	for (size_t i = 0; i < P.n_entries; i++)
+		if (strcmp(P.entries[i].pattern, pattern) == 0)
+			return &P.entries[i];
+	return NULL;
+}
+
+static void test_report_mode(void)
+{
+	const struct policy_entry *e;
+
+	parse("nginx.service report\n"
+	      "memcached.service report reenable=500ms require=yes\n"
+	      "ssh.service report heap=off reenable=1min30s\n"
+	      "w@.service report reenable=infinity\n");
+	CHECK(P.n_diags == 0 && P.n_entries == 4);
+	e = entry("nginx.service");
+	CHECK(e && e->mode == MTAG_MODE_REPORT && e->heap);
+	CHECK(e->reenable_ns == DURATION_INFINITY);
+	e = entry("memcached.service");
+	CHECK(e && e->reenable_ns == 500000000ull && e->require);
+	e = entry("ssh.service");
+	CHECK(e && !e->heap && e->reenable_ns == 90ull * 1000000000ull);
+	CHECK(entry("w@.service")->reenable_ns == DURATION_INFINITY);
+	CHECK(mode_tunable_value(MTAG_MODE_REPORT, true) == 3);
+	CHECK(mode_tunable_value(MTAG_MODE_REPORT, false) == 2);
+	CHECK_STR(mode_name(MTAG_MODE_REPORT), "report");
+}
+
+/* A bad reenable= is an error naming FILE:LINE, but the entry keeps its
+ * mode (with the default, never): dropping it would hand the service to
+ * "*.service sync" below, the outage report mode is there to avoid. */
+static void test_report_bad_reenable(void)
+{
+	static const char *const bad[][2] = {
+		{ "-1", "a time span cannot be negative" },
+		{ "banana", "not a time span" },
+		{ "0", "must be more than 0" },
+		{ "0ms", "must be more than 0" },
+		{ "", "empty value" },
+		{ "10parsecs", "unknown unit" },
+		{ "5s-", "not a time span" },
+		{ "18446744073709551615ns", "too large" },
+		{ "99999999999999999999", "too large" },
+		{ "40000w", "too large" },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct policy_entry *e;
+		char want[128];
+
+		snprintf(text, sizeof(text),
+			 "*.service sync\nnginx.service report reenable=%s\nssh.service report\n",
+			 bad[i][0]);
+		parse(text);
+		snprintf(want, sizeof(want), "reenable=%s: %s", bad[i][0], bad[i][1]);
+		if (policy_error_count(&P) != 1)
+			printf("# reenable=%s: %zu errors\n", bad[i][0], policy_error_count(&P));
+		CHECK(policy_error_count(&P) == 1);
+		CHECK(has_error(2, want));
+		CHECK(has_error(2, "'nginx.service' keeps mode report, with reenable=infinity"));
+		e = policy_lookup(&P, "nginx.service");
+		CHECK(e && e->line == 2 && e->mode == MTAG_MODE_REPORT);
+		CHECK(e->reenable_ns == DURATION_INFINITY);
+		/* The rest of the policy still applies. */
+		CHECK(policy_lookup(&P, "ssh.service")->mode == MTAG_MODE_REPORT);
+		CHECK(policy_lookup(&P, "other.service")->mode == MTAG_MODE_SYNC);
+	}
+	parse("a.service report reenable=1s reenable=2s\n");
+	CHECK(has_error(1, "'reenable' given twice"));
+	parse("a.service sync reenable=1s\n");
+	CHECK(policy_error_count(&P) == 0 && P.n_entries == 1);
+	CHECK(P.diags[0].level == DIAG_WARNING &&
+	      strstr(P.diags[0].msg, "reenable=1s only has an effect in mode report ('a.service' is sync)"));
+	CHECK(P.entries[0].reenable_ns == DURATION_INFINITY);
+	parse("cpu-preferred report\n");
+	CHECK(has_error(1, "cpu-preferred: 'report' is a mode of a service, not of a CPU"));
+	CHECK(!P.has_cpu_preferred);
+}
+
 static void test_unit_names(void)
 {
 	CHECK(unit_name_is_valid("nginx.service"));
@@ -252,6 +335,8 @@ void run_policy_tests(void)
 	RUN(test_precedence);
 	RUN(test_glob_order_with_override);
 	RUN(test_mode_mapping);
+	RUN(test_report_mode);
+	RUN(test_report_bad_reenable);
 	RUN(test_unit_names);
 	policy_free(&P);
 }

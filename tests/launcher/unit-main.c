@@ -65,6 +65,7 @@ int main(void)
 	run_conffiles_tests();
 	run_unitfile_tests();
 	run_mte_tests();
+	run_duration_tests();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", tmp);

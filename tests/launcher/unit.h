@@ -56,6 +56,7 @@ void run_tunables_tests(void);
 void run_conffiles_tests(void);
 void run_unitfile_tests(void);
 void run_mte_tests(void);
+void run_duration_tests(void);
 
 /* Helpers (unit-main.c). */
 const char *tmpdir(void);

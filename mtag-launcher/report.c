@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* report.c -- set the kernel's report-only mode before the exec. */
+#include "report.h"
+
+#include <errno.h>
+#include <sys/prctl.h>
+
+#include "duration.h"
+
+long report_get(void)
+{
+#if defined(__aarch64__)
+	long r = prctl(PR_GET_MTE_REPORT, 0, 0, 0, 0);
+
+	return r < 0 ? -errno : r;
+#else
+	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
+#endif
+}
+
+bool report_supported(void)
+{
+	return report_get() >= 0;
+}
+
+static int set(unsigned long flags, unsigned long reenable_ns)
+{
+#if defined(__aarch64__)
+	if (prctl(PR_SET_MTE_REPORT, flags, reenable_ns, 0, 0) < 0)
+		return -errno;
+	return 0;
+#else
+	(void)flags;
+	(void)reenable_ns;
+	return -EINVAL;
+#endif
+}
+
+int report_enable(uint64_t reenable_ns)
+{
+	/* The kernel's 0 is "never". */
+	if (reenable_ns == DURATION_INFINITY)
+		reenable_ns = 0;
+	return set(PR_MTE_REPORT_ON, (unsigned long)reenable_ns);
+}
+
+int report_disable(void)
+{
+	return set(0, 0);
+}

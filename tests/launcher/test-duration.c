@@ -1,0 +1,86 @@
+/* test-duration.c -- systemd time spans (reenable=, --reenable). */
+#include <stdint.h>
+#include <string.h>
+
+#include "duration.h"
+#include "unit.h"
+
+#define S 1000000000ull
+#define MS 1000000ull
+
+static void test_parse(void)
+{
+	static const struct {
+		const char *in;
+		uint64_t ns;
+	} ok[] = {
+		{ "500ms", 500 * MS }, { "10s", 10 * S }, { "10", 10 * S },
+		{ "1min30s", 90 * S }, { "1m30s", 90 * S }, { "1.5s", 1500 * MS },
+		{ "0.25ms", 250000 }, { "2h", 7200 * S }, { "1d", 86400 * S },
+		{ "1w", 604800 * S }, { "3us", 3000 }, { "3usec", 3000 },
+		{ "\xc2\xb5s", 0 }, { "7ns", 7 }, { "5sec", 5 * S },
+		{ "2minutes", 120 * S }, { "1hr", 3600 * S }, { "1.000000001s", S + 1 },
+		{ "1.0000000019s", S + 1 }, { "infinity", DURATION_INFINITY },
+		{ "1s500ms", 1500 * MS },
+	};
+	static const char *const bad[] = {
+		"", "-1", "-5s", "banana", "s", "ms", "1x", "1 s", "5s-", ".", "1..5s",
+		"99999999999999999999", "18446744073709551615ns", "40000w", "Infinity", "1S",
+	};
+	const char *why;
+	uint64_t ns;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (ok[i].ns == 0)
+			continue; /* "µs" alone has no number: see bad below */
+		ns = 12345;
+		why = NULL;
+		if (duration_parse(ok[i].in, &ns, &why) != 0 || ns != ok[i].ns)
+			printf("# '%s': got %llu (%s), want %llu\n", ok[i].in,
+			       (unsigned long long)ns, why ? why : "ok",
+			       (unsigned long long)ok[i].ns);
+		CHECK(duration_parse(ok[i].in, &ns, &why) == 0 && ns == ok[i].ns);
+	}
+	CHECK(duration_parse("2\xc2\xb5s", &ns, &why) == 0 && ns == 2000);
+	CHECK(duration_parse("\xc2\xb5s", &ns, &why) < 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		if (duration_parse(bad[i], &ns, &why) == 0)
+			printf("# '%s' was accepted as %llu\n", bad[i], (unsigned long long)ns);
+		CHECK(duration_parse(bad[i], &ns, &why) < 0 && why && *why);
+	}
+	CHECK(duration_parse(NULL, &ns, &why) < 0);
+}
+
+static void test_format(void)
+{
+	char b[64];
+
+	CHECK_STR(duration_format(300 * MS, b, sizeof(b)), "300ms");
+	CHECK_STR(duration_format(90 * S, b, sizeof(b)), "1min 30s");
+	CHECK_STR(duration_format(90 * S + 500 * MS, b, sizeof(b)), "1min 30s 500ms");
+	CHECK_STR(duration_format(DURATION_INFINITY, b, sizeof(b)), "infinity");
+	CHECK_STR(duration_format(0, b, sizeof(b)), "0");
+	CHECK_STR(duration_format(1, b, sizeof(b)), "1ns");
+	CHECK_STR(duration_format(8 * 86400 * S, b, sizeof(b)), "1w 1d");
+	/* Round trip. */
+	for (uint64_t v = 1; v < (1ull << 62); v = v * 7 + 3) {
+		uint64_t back = 0;
+		const char *why;
+		char s[128];
+
+		duration_format(v, s, sizeof(s));
+		for (char *c = s; *c; c++)
+			if (*c == ' ')
+				memmove(c, c + 1, strlen(c));
+		CHECK(duration_parse(s, &back, &why) == 0 && back == v);
+	}
+	/* A short buffer is cut, not overrun. */
+	CHECK(strlen(duration_format(90 * S + 500 * MS, b, 8)) < 8);
+}
+
+void run_duration_tests(void)
+{
+	RUN(test_parse);
+	RUN(test_format);
+}
