@@ -123,30 +123,20 @@ void log_applied(const struct applied *a)
 	free(extra);
 
 	if (use_journal && sdlib()) {
-		if (report)
-			r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
-					"MESSAGE_ID=%s", MSGID_APPLIED,
-					"SYSLOG_IDENTIFIER=%s", prog_name,
-					"MTAG_UNIT=%s", unit,
-					"MTAG_MODE=%s", mode_name(a->mode),
-					"MTAG_HEAP=%s", a->heap ? "on" : "off",
-					"MTAG_TUNABLE=%u", a->tunable,
-					"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
-					"MTAG_REPORT=%s", a->report_on ? "on" : "unsupported",
-					"MTAG_REENABLE_NSEC=%s", nsec,
-					"MTAG_POLICY_SOURCE=%s", a->source,
-					"MTAG_COMMAND=%s", a->command, NULL);
-		else
-			r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
-					"MESSAGE_ID=%s", MSGID_APPLIED,
-					"SYSLOG_IDENTIFIER=%s", prog_name,
-					"MTAG_UNIT=%s", unit,
-					"MTAG_MODE=%s", mode_name(a->mode),
-					"MTAG_HEAP=%s", a->heap ? "on" : "off",
-					"MTAG_TUNABLE=%u", a->tunable,
-					"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
-					"MTAG_POLICY_SOURCE=%s", a->source,
-					"MTAG_COMMAND=%s", a->command, NULL);
+		/* sd_journal_send() stops at the first NULL format: the report
+		 * fields come last and only in report mode. */
+		r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
+				"MESSAGE_ID=%s", MSGID_APPLIED,
+				"SYSLOG_IDENTIFIER=%s", prog_name,
+				"MTAG_UNIT=%s", unit,
+				"MTAG_MODE=%s", mode_name(a->mode),
+				"MTAG_HEAP=%s", a->heap ? "on" : "off",
+				"MTAG_TUNABLE=%u", a->tunable,
+				"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
+				"MTAG_POLICY_SOURCE=%s", a->source,
+				"MTAG_COMMAND=%s", a->command,
+				report ? "MTAG_REPORT=%s" : NULL, a->report_on ? "on" : "unsupported",
+				"MTAG_REENABLE_NSEC=%s", nsec, NULL);
 	}
 	if (r < 0)
 		to_stderr(LOG_INFO, text);
