@@ -18,6 +18,10 @@ include mk/launcher.mk
 -include mk/kernel.mk
 -include mk/glibc.mk
 -include mk/image.mk
+# mtagctl and mtag-faultd (mtag-launcher/ctl/), their tests.
+-include mk/mtagctl.mk
+-include mk/faultd.mk
+-include mk/ctl-tests.mk
 
 check:
 	@tests/run-suites $(CHECK_SUITES)

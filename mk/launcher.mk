@@ -41,8 +41,8 @@ $(eval $(call launcher_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS)))
 $(eval $(call launcher_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64)))
 $(eval $(call launcher_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS)))
 
-UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c)
-$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) tests/launcher/unit.h
+UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c) tests/lib/unit.c
+$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) tests/launcher/unit.h tests/lib/unit.h
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
 

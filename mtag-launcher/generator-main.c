@@ -45,7 +45,8 @@ static char *escape_backslashes(const char *s)
 }
 
 static int write_dropin(const char *outdir, const char *target, const struct policy_entry *e,
-			const char *fragment, const struct strv *execs, const char *unit_arg)
+			const char *fragment, const struct strv *execs, const char *unit_arg,
+			bool noexec)
 {
 	char *dir = xasprintf("%s/%s.d", outdir, target);
 	char *path = xasprintf("%s/%s", dir, DROPIN_NAME);
@@ -74,6 +75,12 @@ static int write_dropin(const char *outdir, const char *target, const struct pol
 		fprintf(f, "ExecStart=%s\n", w);
 		free(w);
 	}
+	/* A unit that forbids executing anything but its own binaries
+	 * (NoExecPaths=/, ExecPaths=/usr/bin/redis-server, as Debian's
+	 * redis-server.service) would fail with 203/EXEC on the launcher. */
+	if (noexec)
+		fprintf(f, "# The unit sets NoExecPaths=: allow the launcher itself.\n"
+			   "ExecPaths=%s\n", MTAG_LAUNCHER_PATH);
 	if (fclose(f) != 0) {
 		log_msg(LOG_ERR, NULL, "cannot write %s: %s", path, strerror(errno));
 		rc = -1;
@@ -90,7 +97,7 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 {
 	char *fragment = NULL, *real = NULL, *err = NULL, *unit_arg = NULL;
 	const struct policy_entry *e = policy_lookup(p, name);
-	struct strv execs = { 0 };
+	struct strv execs = { 0 }, noexec = { 0 };
 	int rc = 0;
 
 	switch (unit_find(dirs, name, &fragment, &real)) {
@@ -140,9 +147,15 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 	/* The launcher looks the policy up under the name it was given:
 	 * the unit's own (%n) or, for an alias named in the policy, that. */
 	unit_arg = strcmp(real, name) == 0 ? xstrdup("%n") : escape_backslashes(name);
-	rc = write_dropin(outdir, real, e, fragment, &execs, unit_arg);
+	if (unit_service_values(dirs, fragment, real, strcmp(real, name) ? name : NULL,
+				DROPIN_NAME, "NoExecPaths", &noexec, &err) < 0) {
+		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
+		goto out;
+	}
+	rc = write_dropin(outdir, real, e, fragment, &execs, unit_arg, noexec.n > 0);
 out:
 	strv_free(&execs);
+	strv_free(&noexec);
 	free(fragment);
 	free(real);
 	free(err);

@@ -16,6 +16,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "admin.h"
 #include "conffiles.h"
 #include "duration.h"
 #include "exec.h"
@@ -32,9 +33,8 @@
 #endif
 
 #define EXIT_USAGE 125  /* our own failure, as env(1) */
-#define EXIT_CONFIG 78  /* EX_CONFIG: policy refuses to start the command */
 
-enum action { ACT_RUN, ACT_PRINT, ACT_CHECK, ACT_PID, ACT_CPU_PREFERRED };
+enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED };
 
 struct opts {
 	enum action action;
@@ -48,7 +48,6 @@ struct opts {
 	bool require;
 	bool strict;
 	bool quiet;
-	pid_t pid;
 	bool have_reenable;
 	uint64_t reenable_ns;
 };
@@ -58,9 +57,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: mtag-launcher [OPTIONS] [--] COMMAND [ARG...]\n"
 		"       mtag-launcher --print [OPTIONS]\n"
-		"       mtag-launcher --check [--config FILE | --root DIR]\n"
-		"       mtag-launcher -p PID\n"
-		"       mtag-launcher --apply-cpu-preferred\n"
+		"       mtag-launcher --apply-cpu-preferred [--strict]\n"
 		"\n"
 		"Run COMMAND with the Memory Tagging Extension policy of its systemd unit.\n"
 		"\n"
@@ -78,27 +75,13 @@ static void usage(FILE *f)
 		"      --argv0 NAME       run COMMAND with NAME as its argv[0]\n"
 		"  -q, --quiet            no informational message on stderr\n"
 		"      --print            show the resolved policy and environment, run nothing\n"
-		"      --check            validate the policy files (FILE:LINE: reason)\n"
-		"  -p, --pid PID          show the MTE state of a running process\n"
 		"      --apply-cpu-preferred\n"
 		"                         write the policy's cpu-preferred mode to every CPU\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n"
 		"\n"
-		"See mtag-launcher(8) and mtag-policy.conf(5).\n");
-}
-
-static int parse_pid(const char *s, pid_t *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v <= 0 || v > INT_MAX)
-		return -1;
-	*out = (pid_t)v;
-	return 0;
+		"Checking the policy and showing what runs: mtagctl check, mtagctl status\n"
+		"[-p PID].  See mtag-launcher(8), mtag-policy.conf(5) and mtagctl(8).\n");
 }
 
 enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
@@ -193,15 +176,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->action = ACT_PRINT;
 			break;
 		case OPT_CHECK:
-			o->action = ACT_CHECK;
-			break;
+			/* The admin verbs live in mtagctl now; no unit file
+			 * runs these, so they are not kept here. */
+			log_msg(LOG_ERR, NULL, "--check has moved: run 'mtagctl check'");
+			return -1;
 		case 'p':
-			if (parse_pid(optarg, &o->pid) < 0) {
-				log_msg(LOG_ERR, NULL, "-p %s: not a process ID", optarg);
-				return -1;
-			}
-			o->action = ACT_PID;
-			break;
+			log_msg(LOG_ERR, NULL, "-p has moved: run 'mtagctl status -p %s'", optarg);
+			return -1;
 		case OPT_CPU_PREFERRED:
 			o->action = ACT_CPU_PREFERRED;
 			break;
@@ -274,110 +255,6 @@ static char *join_argv(char **argv)
 	return s;
 }
 
-static int do_check(const struct opts *o)
-{
-	struct policy p;
-	struct conf_opts co = { .root = o->root, .single = o->config };
-	unsigned files;
-	size_t errors, warnings;
-
-	policy_init(&p);
-	files = conf_load(&p, &co);
-	for (size_t i = 0; i < p.n_diags; i++) {
-		const struct diag *d = &p.diags[i];
-		const char *w = d->level == DIAG_WARNING ? "warning: " : "";
-
-		if (d->line)
-			fprintf(stderr, "%s:%u: %s%s\n", d->file, d->line, w, d->msg);
-		else
-			fprintf(stderr, "%s: %s%s\n", d->file, w, d->msg);
-	}
-	errors = policy_error_count(&p);
-	warnings = p.n_diags - errors;
-	printf("%u file%s read, %zu entr%s, %zu error%s, %zu warning%s\n",
-	       files, files == 1 ? "" : "s", p.n_entries, p.n_entries == 1 ? "y" : "ies",
-	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
-	policy_free(&p);
-	return errors ? 1 : 0;
-}
-
-static int do_pid(const struct opts *o)
-{
-	struct proc_mte m;
-	int r = mte_read_proc("/proc", o->pid, &m);
-
-	if (r < 0) {
-		log_msg(LOG_ERR, NULL, "cannot read /proc/%d: %s", (int)o->pid, strerror(-r));
-		return 1;
-	}
-	printf("pid %d (%s)\n", (int)o->pid, m.comm);
-	printf("heap tagging:   %s (%u of %u mappings have the mt flag)\n",
-	       m.mt_maps ? "yes" : "no", m.mt_maps, m.maps);
-	if (m.has_tcf_line)
-		printf("tag checking:   %s\n", m.tcf);
-	else
-		printf("tag checking:   unknown (this kernel does not show MTE_TCF in /proc/%d/status)\n",
-		       (int)o->pid);
-	if (m.has_mask_line)
-		printf("tag mask:       %s\n", m.tag_include);
-	if (!m.has_report_line) {
-		printf("report mode:    not available (this kernel shows no MTE_Report in /proc/%d/status)\n",
-		       (int)o->pid);
-	} else if (!m.report_on) {
-		printf("report mode:    off\n");
-	} else {
-		char span[64];
-
-		if (m.report_reenable_ns)
-			printf("report mode:    on (checks come back in a thread after %s of its CPU time)\n",
-			       duration_format(m.report_reenable_ns, span, sizeof(span)));
-		else
-			printf("report mode:    on (a thread runs unchecked after its first fault)\n");
-	}
-	printf("threads:        %u", m.threads);
-	if (m.has_report_line && m.threads_suspended) {
-		printf(", tag checking suspended by a reported fault in %u:", m.threads_suspended);
-		for (unsigned i = 0; i < m.threads_suspended && i < PROC_MTE_TIDS; i++)
-			printf(" %d", (int)m.suspended[i]);
-		if (m.threads_suspended > PROC_MTE_TIDS)
-			printf(" ...");
-	}
-	printf("\n");
-	return 0;
-}
-
-static int do_cpu_preferred(const struct opts *o)
-{
-	struct policy p;
-	char errbuf[512] = "";
-	int r, rc = 0;
-
-	load_policy(&p, o, true);
-	if (o->strict && policy_error_count(&p)) {
-		log_msg(LOG_ERR, MSGID_CONFIG, "the policy has errors and --strict was given");
-		policy_free(&p);
-		return EXIT_CONFIG;
-	}
-	if (!p.has_cpu_preferred) {
-		log_msg(LOG_INFO, NULL, "no cpu-preferred entry in the policy: leaving the kernel's preferred mode alone");
-		policy_free(&p);
-		return 0;
-	}
-	r = mte_set_cpu_preferred(SYSFS_CPU_DIR, p.cpu_preferred, errbuf, sizeof(errbuf));
-	if (r < 0) {
-		log_msg(LOG_ERR, NULL, "%s:%u: cannot set the preferred mode %s: %s: %s",
-			p.cpu_preferred_file, p.cpu_preferred_line, mode_name(p.cpu_preferred),
-			errbuf, strerror(-r));
-		rc = 1;
-	} else {
-		log_msg(LOG_INFO, NULL, "set mte_tcf_preferred to %s on %d CPU%s (from %s:%u)",
-			mode_name(p.cpu_preferred), r, r == 1 ? "" : "s",
-			p.cpu_preferred_file, p.cpu_preferred_line);
-	}
-	policy_free(&p);
-	return rc;
-}
-
 static void warn_asymm(const char *who)
 {
 	struct cpu_pref_count c;
@@ -414,12 +291,11 @@ int main(int argc, char **argv)
 	log_setup("mtag-launcher", o.action == ACT_RUN ? LOG_AUTO : LOG_STDERR, o.quiet);
 
 	switch (o.action) {
-	case ACT_CHECK:
-		return do_check(&o);
-	case ACT_PID:
-		return do_pid(&o);
-	case ACT_CPU_PREFERRED:
-		return do_cpu_preferred(&o);
+	case ACT_CPU_PREFERRED: {
+		struct conf_opts co = { .root = o.root, .single = o.config };
+
+		return admin_apply_cpu_preferred(&co, o.strict);
+	}
 	default:
 		break;
 	}

@@ -122,24 +122,32 @@ int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf
 	return n;
 }
 
-/* Is MTE_ReportChecking of PROC_DIR/PID/task/TID "suspended"? */
-static bool thread_suspended(const char *proc_dir, pid_t pid, const char *tid)
+/* Of PROC_DIR/PID/task/TID/status: is MTE_ReportChecking "suspended", and
+ * MTE_TCF into TCF ("" without the line).  False if the thread has gone. */
+static bool thread_state(const char *proc_dir, pid_t pid, const char *tid, bool *susp,
+			 char *tcf, size_t tcflen)
 {
 	char path[512], line[256];
-	bool susp = false;
 	FILE *f;
 
+	*susp = false;
+	tcf[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%d/task/%s/status", proc_dir, (int)pid, tid);
 	f = fopen(path, "re");
 	if (!f)
-		return false; /* the thread has gone */
-	while (fgets(line, sizeof(line), f))
+		return false;
+	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "MTE_ReportChecking:", 19) == 0) {
-			susp = strstr(line + 19, "suspended") != NULL;
-			break;
+			*susp = strstr(line + 19, "suspended") != NULL;
+		} else if (strncmp(line, "MTE_TCF:", 8) == 0) {
+			char *v = line + 8 + strspn(line + 8, " \t");
+
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(tcf, tcflen, "%s", v);
 		}
+	}
 	fclose(f);
-	return susp;
+	return true;
 }
 
 static void read_threads(const char *proc_dir, pid_t pid, struct proc_mte *m)
@@ -158,11 +166,23 @@ static void read_threads(const char *proc_dir, pid_t pid, struct proc_mte *m)
 
 		if (de->d_name[0] == '.' || *end || tid <= 0)
 			continue;
+		bool susp;
+		char tcf[64];
+
+		if (!thread_state(proc_dir, pid, de->d_name, &susp, tcf, sizeof(tcf)))
+			continue;
 		m->threads++;
-		if (m->has_report_line && thread_suspended(proc_dir, pid, de->d_name)) {
+		if (m->has_report_line && susp) {
 			if (m->threads_suspended < PROC_MTE_TIDS)
 				m->suspended[m->threads_suspended] = (pid_t)tid;
 			m->threads_suspended++;
+		}
+		if (m->has_tcf_line && strcmp(tcf, m->tcf) != 0) {
+			if (!m->threads_tcf_differ) {
+				m->tcf_differ_tid = (pid_t)tid;
+				snprintf(m->tcf_differ, sizeof(m->tcf_differ), "%s", tcf[0] ? tcf : "?");
+			}
+			m->threads_tcf_differ++;
 		}
 	}
 	closedir(d);
@@ -208,7 +228,15 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	/* Per mapping: a header line, "Key: value" lines, VmFlags last. */
+	unsigned long long anon = 0;
+
 	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Anonymous:", 10) == 0) {
+			anon = strtoull(line + 10, NULL, 10);
+			m->anon_kb += anon;
+			continue;
+		}
 		if (strncmp(line, "VmFlags:", 8) != 0)
 			continue;
 		m->maps++;
@@ -217,10 +245,12 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 			t += strspn(t, " \t\n");
 			if (strncmp(t, "mt", 2) == 0 && (t[2] == ' ' || t[2] == '\n' || !t[2])) {
 				m->mt_maps++;
+				m->mt_anon_kb += anon;
 				break;
 			}
 			t += strcspn(t, " \t\n");
 		}
+		anon = 0;
 	}
 	fclose(f);
 	return 0;

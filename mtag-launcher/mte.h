@@ -30,6 +30,7 @@ int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf
 struct proc_mte {
 	char comm[64];
 	unsigned maps, mt_maps;  /* mappings, and those with the "mt" VmFlag */
+	unsigned long long anon_kb, mt_anon_kb; /* Anonymous: kB, all and in mt mappings */
 	bool has_tcf_line;       /* kernel shows MTE_TCF: (mtag kernel) */
 	char tcf[64];            /* its value: none, sync, async, sync,async */
 	bool has_mask_line;
@@ -43,6 +44,10 @@ struct proc_mte {
 	unsigned threads, threads_suspended;
 #define PROC_MTE_TIDS 16
 	pid_t suspended[PROC_MTE_TIDS]; /* the first PROC_MTE_TIDS of them */
+	/* Threads whose MTE_TCF is not the process's (the first of them). */
+	unsigned threads_tcf_differ;
+	pid_t tcf_differ_tid;
+	char tcf_differ[64];
 };
 
 /* Fill *M from PROC_DIR/PID (PROC_DIR normally "/proc").  Returns 0 or

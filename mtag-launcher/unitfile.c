@@ -230,7 +230,8 @@ static void trim(char **s)
 	*s = p;
 }
 
-static void process_line(char *line, char *section, size_t section_size, struct strv *out)
+static void process_line(char *line, char *section, size_t section_size, const char *want,
+			 struct strv *out)
 {
 	char *eq, *key, *val;
 
@@ -251,7 +252,7 @@ static void process_line(char *line, char *section, size_t section_size, struct 
 	val = eq + 1;
 	trim(&key);
 	trim(&val);
-	if (strcmp(key, "ExecStart") != 0)
+	if (strcmp(key, want) != 0)
 		return;
 	if (!*val)
 		strv_free(out);
@@ -259,7 +260,7 @@ static void process_line(char *line, char *section, size_t section_size, struct 
 		strv_push(out, xstrdup(val));
 }
 
-static int parse_exec_start(const char *path, struct strv *out, char **err)
+static int parse_key(const char *path, const char *want, struct strv *out, char **err)
 {
 	char *buf, *logical = NULL, section[64] = "";
 	size_t len, llen = 0, lcap = 0;
@@ -301,20 +302,21 @@ static int parse_exec_start(const char *path, struct strv *out, char **err)
 			continue;
 		}
 		logical[llen] = '\0';
-		process_line(logical, section, sizeof(section), out);
+		process_line(logical, section, sizeof(section), want, out);
 		llen = 0;
 	}
 	if (llen) {
 		logical[llen] = '\0';
-		process_line(logical, section, sizeof(section), out);
+		process_line(logical, section, sizeof(section), want, out);
 	}
 	free(logical);
 	free(buf);
 	return 0;
 }
 
-int unit_exec_start(const struct strv *dirs, const char *fragment, const char *real,
-		    const char *alias, const char *skip, struct strv *out, char **err)
+int unit_service_values(const struct strv *dirs, const char *fragment, const char *real,
+			const char *alias, const char *skip, const char *key, struct strv *out,
+			char **err)
 {
 	struct strv names;
 	struct dropins d = { 0 };
@@ -322,7 +324,7 @@ int unit_exec_start(const struct strv *dirs, const char *fragment, const char *r
 
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
-	if (parse_exec_start(fragment, out, err) < 0)
+	if (parse_key(fragment, key, out, err) < 0)
 		return -1;
 
 	dropin_names(real, alias, &names);
@@ -340,13 +342,19 @@ int unit_exec_start(const struct strv *dirs, const char *fragment, const char *r
 
 		/* A drop-in linked to /dev/null masks the same name. */
 		if (stat(d.v[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    parse_exec_start(d.v[i].path, out, err) < 0)
+		    parse_key(d.v[i].path, key, out, err) < 0)
 			rc = -1;
 	}
 	dropins_free(&d);
 	if (rc < 0)
 		strv_free(out);
 	return rc;
+}
+
+int unit_exec_start(const struct strv *dirs, const char *fragment, const char *real,
+		    const char *alias, const char *skip, struct strv *out, char **err)
+{
+	return unit_service_values(dirs, fragment, real, alias, skip, "ExecStart", out, err);
 }
 
 /* The extent of the next word of a command line as systemd splits it

@@ -37,6 +37,12 @@ enum unit_state unit_find(const struct strv *dirs, const char *name, char **path
 int unit_exec_start(const struct strv *dirs, const char *fragment, const char *real,
 		    const char *alias, const char *skip, struct strv *out, char **err);
 
+/* The same for any [Service] KEY whose empty assignment resets the list
+ * (NoExecPaths=, ...). */
+int unit_service_values(const struct strv *dirs, const char *fragment, const char *real,
+			const char *alias, const char *skip, const char *key, struct strv *out,
+			char **err);
+
 /* ExecStart= value running VALUE through LAUNCHER with UNIT_ARG (a unit
  * name or "%n") as --unit.  Keeps systemd's prefixes (-, :, +, !, !!)
  * in front and turns "@" into --argv0.  NULL if VALUE cannot be parsed. */

@@ -42,6 +42,7 @@ extern int failures;
 /* PASS / FAIL line; fmt (may be NULL) says why it failed. */
 void result(int ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int line_match(const char *pat, const char *s);
 unsigned long tag_ptr(void *p, unsigned int tag);
 void set_mem_tag(unsigned long p);
 int set_ctrl(unsigned long tcf, unsigned long incl);
@@ -55,5 +56,8 @@ int expect_nomte(void);
 void test_report_mode(void);
 void test_report_mode_nomte(void);
 int report_exec_main(int argc, char **argv);
+
+/* mte-faultline.c */
+void test_fault_line(void);
 
 #endif

@@ -118,25 +118,32 @@ static void burn_cpu_ms(long ms)
 	usleep(2000);
 }
 
-/* The kernel line of a sync fault of thread comm[tid] at addr (tags 5, 3). */
-static int find_sync_line(int fd, const char *comm, pid_t tid, const volatile void *addr,
-			  const char *note, char *found, size_t len, char *want, size_t wlen)
+/*
+ * The kernel line of a sync fault of thread comm[tid] of process pid at addr
+ * (tags 5, 3) of a make_target() page: its other granules have tag 0, those
+ * of the page before may have any; the cgroup is the root one.
+ */
+static int find_sync_line(int fd, const char *comm, pid_t tid, pid_t pid,
+			  const volatile void *addr, const char *note, char *found, size_t len,
+			  char *want, size_t wlen)
 {
-	char needle[128];
+	long g = ((unsigned long)addr & 4095) / 16;
+	char needle[128], tags[24], *p = tags;
 
+	for (long i = g - 8; i <= g + 8; i++) {
+		if (i == g)
+			p += sprintf(p, "[3]");
+		else
+			*p++ = i < 0 ? '#' : '0';
+	}
+	*p = 0;
 	snprintf(needle, sizeof(needle), "mte: sync tag check fault in %s[%d]: ", comm, tid);
-	snprintf(want, wlen, "%saddr 0x%016lx pointer tag 0x5 memory tag 0x3 pc 0x... %s",
-		 needle, (unsigned long)addr, note);
+	snprintf(want, wlen, "%saddr 0x%016lx pointer tag 0x5 memory tag 0x3 pc 0x* pid %d "
+		 "tags %s cgroup /%s", needle, (unsigned long)addr, pid, tags, note);
 	if (kmsg_find(fd, needle, found, len))
 		return -1;
 	printf("# kmsg: %s\n", found);
-	snprintf(needle, sizeof(needle), "addr 0x%016lx pointer tag 0x5 memory tag 0x3 pc 0x",
-		 (unsigned long)addr);
-	if (!strstr(found, needle))
-		return -1;
-	if (strlen(found) < strlen(note) || strcmp(found + strlen(found) - strlen(note), note))
-		return -1;
-	return 0;
+	return line_match(want, found) ? 0 : -1;
 }
 
 /* --- the cases ------------------------------------------------------------ */
@@ -183,7 +190,7 @@ static void case_prctl(void)
 
 static void case_sync(void)
 {
-	char found[2048] = "", want[256], v[64], tcf[64];
+	char found[2048] = "", want[512], v[64], tcf[64];
 	struct target t;
 	int fd, got, r;
 
@@ -197,8 +204,8 @@ static void case_sync(void)
 	/* Still here: no SIGSEGV; the load completed with the memory's byte. */
 	result(!segv_seen && got == 0x5a, "report-sync-completes",
 	       "load through the bad pointer gave 0x%x, want 0x5a", got);
-	r = find_sync_line(fd, "mterpt", gettid(), t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mterpt", gettid(), getpid(), t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0, "report-sync-logged", "got '%s', want '%s'", found, want);
 
 	thread_status(gettid(), "MTE_ReportChecking", v, sizeof(v));
@@ -220,7 +227,7 @@ static void case_sync(void)
 
 static void case_reenable(void)
 {
-	char found[2048] = "", want[256], v[64];
+	char found[2048] = "", want[512], v[64];
 	struct target t;
 	int fd, r;
 
@@ -231,8 +238,8 @@ static void case_reenable(void)
 		return result(0, "report-reenable", "set-up: %s", strerror(errno));
 	fd = kmsg_open();
 	bad_load(&t);
-	r = find_sync_line(fd, "mterenb", gettid(), t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mterenb", gettid(), getpid(), t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0 && get_report() & PR_MTE_REPORT_SUSPENDED, "report-reenable-first",
 	       "first fault: '%s', GET %ld", found, get_report());
 	/* Less than the re-enable time: still off. */
@@ -248,8 +255,8 @@ static void case_reenable(void)
 	       "report-reenable-active", "after 600 ms of CPU time: GET %ld, MTE_ReportChecking '%s'",
 	       get_report(), v);
 	bad_load(&t);
-	r = find_sync_line(fd, "mterenb", gettid(), t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mterenb", gettid(), getpid(), t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0 && !segv_seen, "report-reenable-again", "got '%s', want '%s'", found, want);
 	close(fd);
 }
@@ -295,7 +302,7 @@ static void *other_thread(void *arg)
 
 static void case_threads(void)
 {
-	char found[2048] = "", want[256], v[64];
+	char found[2048] = "", want[512], v[64];
 	pthread_t th;
 	int fd, r;
 
@@ -319,8 +326,8 @@ static void case_threads(void)
 	set_step(4);
 	wait_step(5);
 	pthread_join(th, NULL);
-	r = find_sync_line(fd, "mteoth", other_tid, thr_t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mteoth", other_tid, getpid(), thr_t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0 && !segv_seen, "report-thread-other-logged", "got '%s', want '%s'",
 	       found, want);
 	close(fd);
@@ -329,7 +336,7 @@ static void case_threads(void)
 /* A child of a thread whose checking is off starts with checking on. */
 static void case_fork(void)
 {
-	char found[2048] = "", want[256];
+	char found[2048] = "", want[512];
 	struct target t;
 	int fd, status, r;
 	pid_t pid;
@@ -355,8 +362,8 @@ static void case_fork(void)
 	result(WIFEXITED(status) && WEXITSTATUS(status) == 0, "report-fork-inherited",
 	       "child: status 0x%x (exit 10+n: GET was n; 20: not suspended after its fault; "
 	       "42: SIGSEGV)", status);
-	r = find_sync_line(fd, "mtefchl", pid, t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mtefchl", pid, pid, t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0, "report-fork-child-logged", "got '%s', want '%s'", found, want);
 	close(fd);
 }
@@ -385,7 +392,7 @@ static void case_exec(void)
 
 static int exec_child(void)
 {
-	char rep[64], ren[64], chk[64], tcf[64], found[2048] = "", want[256];
+	char rep[64], ren[64], chk[64], tcf[64], found[2048] = "", want[512];
 	struct target t;
 	int fd, r;
 
@@ -403,8 +410,8 @@ static int exec_child(void)
 		return result(0, "report-exec-logged", "mmap"), 1;
 	fd = kmsg_open();
 	bad_load(&t);
-	r = find_sync_line(fd, "init", gettid(), t.bad, NOTE_USER, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "init", gettid(), getpid(), t.bad, NOTE_USER,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0 && !segv_seen, "report-exec-logged", "got '%s', want '%s'", found, want);
 	close(fd);
 	return failures;
@@ -483,7 +490,7 @@ static void case_not_others(void)
 
 static void case_async(void)
 {
-	char found[2048] = "", want[128];
+	char found[2048] = "", want[256];
 	struct target t;
 	int fd, r;
 
@@ -496,8 +503,8 @@ static void case_async(void)
 	t.bad[0] = 0x22;
 	for (int i = 0; i < 1000; i++)
 		syscall(SYS_getppid);
-	snprintf(want, sizeof(want), "mte: async tag check fault in mterasy[%d]" NOTE_USER,
-		 gettid());
+	snprintf(want, sizeof(want), "mte: async tag check fault in mterasy[%d]: pid %d cgroup /"
+		 NOTE_USER, gettid(), getpid());
 	r = kmsg_find(fd, "mte: async tag check fault in mterasy[", found, sizeof(found));
 	if (!r)
 		printf("# kmsg: %s\n", found);
@@ -511,7 +518,7 @@ static void case_async(void)
  * fails with EFAULT; in report mode it is logged and succeeds. */
 static void case_syscall(void)
 {
-	char found[2048] = "", want[256], buf[16];
+	char found[2048] = "", want[512], buf[16];
 	struct target t;
 	int fds[2], fd, r;
 	ssize_t n;
@@ -529,8 +536,8 @@ static void case_syscall(void)
 	n = write(fds[1], (const void *)t.bad, 16);
 	result(n == 16 && read(fds[0], buf, 16) == 16 && buf[0] == 0x5a, "report-syscall-completes",
 	       "write() from a bad pointer in report mode: %zd errno %d", n, errno);
-	r = find_sync_line(fd, "mtersys", gettid(), t.bad, NOTE_SYSCALL, found, sizeof(found),
-			   want, sizeof(want));
+	r = find_sync_line(fd, "mtersys", gettid(), getpid(), t.bad, NOTE_SYSCALL,
+			   found, sizeof(found), want, sizeof(want));
 	result(r == 0, "report-syscall-logged", "got '%s', want '%s'", found, want);
 	close(fd);
 }

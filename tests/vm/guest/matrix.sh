@@ -26,7 +26,9 @@
 #                          suspended; every other thread of the service:
 #                          checking active (a thread an earlier bug of the
 #                          column suspended stays so until it runs again)
-# plus guest/* checks of the kernel, the libc and mtebug.
+# plus guest/* checks of the kernel, the libc and mtebug, and mtagctl/*
+# (mtagctl.sh: status verdicts, faults with causes and cores, the
+# structured journal entries, the Prometheus file).
 # Prints PASS/FAIL/SKIP lines (also to $S/results/results.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -381,6 +383,10 @@ for mode in $MODES; do
 	done
 	info "mode $mode took $(( $(date +%s) - tm ))s"
 done
+
+# mtagctl and mtag-faultd (tests/vm/guest/mtagctl.sh).
+. "$(dirname "$0")/mtagctl.sh"
+[ -z "${MTAG_NO_MTAGCTL:-}" ] && mtagctl_section
 
 # Leave the logs for the host (test-logs).
 journalctl -b -o short-monotonic >"$R/journal.txt" 2>&1

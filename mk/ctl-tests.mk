@@ -1,0 +1,42 @@
+# The ctl library (mtag-launcher/ctl/: fault line, cause, /proc and cgroup
+# readers, core files, JSON, Prometheus) and its tests: unit tests with
+# ASan+UBSan (suite "mtagctl") and a libFuzzer target on the fault-line
+# parser and the classifier (suite "fuzz").
+#
+# CTL_LIB_SRCS is every ctl/*.c but the programs' mains and the verbs of
+# mtagctl; mk/mtagctl.mk and mk/faultd.mk link it too.
+
+CTL_DIR := $(LAUNCHER_DIR)/ctl
+CTL_LIB_SRCS := $(filter-out %-main.c $(CTL_DIR)/verb-%.c $(CTL_DIR)/mtagctl-%.c,\
+                  $(wildcard $(CTL_DIR)/*.c))
+CTL_HDRS := $(wildcard $(CTL_DIR)/*.h)
+CTL_CPPFLAGS := -D_GNU_SOURCE -I$(CTL_DIR)
+
+CTL_TEST_DIR := tests/mtagctl
+CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
+CTL_TEST_HDRS := $(wildcard $(CTL_TEST_DIR)/*.h) tests/lib/unit.h
+
+.PHONY: ctl-unit-tests fuzz-faultline ctl-lib-arm64
+ctl-unit-tests: $(BUILD)/asan/ctl-unit-tests
+fuzz-faultline: $(BUILD)/fuzz/fuzz-faultline
+# Compile-only check of the library with the arm64 cross compiler.
+ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
+
+$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(CTL_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
+	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm
+
+$(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm
+
+$(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS)
+	@mkdir -p $(@D)/ctl-lib
+	for f in $(CTL_LIB_SRCS); do \
+	  $(ARM64_CC) $(WARN_CFLAGS) $(HOST_CFLAGS) $(CTL_CPPFLAGS) -c -o $(@D)/ctl-lib/$$(basename $$f .c).o $$f || exit 1; \
+	done
+	touch $@
+
+CHECK_SUITES += mtagctl

@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* faultd.c -- the journal entry of one kernel tag-check fault line, and
+ * mtag-faultd's cursor file (see faultd.h). */
+#include "faultd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cause.h"
+#include "faultfields.h"
+#include "faultline.h"
+#include "procmaps.h"
+
+#define IDENT "mtag-faultd"
+#define EM_DASH "\xe2\x80\x94"
+#define STATUS_MAX (64 * 1024)
+#define CURSOR_MAX 4096
+
+/* --- allocation (this file links without the launcher's util.c) ------- */
+
+static void *must(void *p)
+{
+	if (!p) {
+		fputs(IDENT ": out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	char *v, *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&v, fmt, ap) < 0)
+		v = NULL;
+	va_end(ap);
+	must(v);
+	if (asprintf(&s, "%s=%s", name, v) < 0)
+		s = NULL;
+	free(v);
+	must(s);
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 32;
+		e->fields = must(realloc(e->fields, e->cap * sizeof(*e->fields)));
+	}
+	e->fields[e->n++] = s;
+}
+
+void faultd_entry_free(struct faultd_entry *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->fields[i]);
+	free(e->fields);
+	e->fields = NULL;
+	e->n = e->cap = 0;
+}
+
+const char *faultd_entry_get(const struct faultd_entry *e, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (strncmp(e->fields[i], name, l) == 0 && e->fields[i][l] == '=')
+			return e->fields[i] + l + 1;
+	return NULL;
+}
+
+void faultd_entry_print(FILE *f, const struct faultd_entry *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		fprintf(f, "%s\n", e->fields[i]);
+	fputc('\n', f);
+}
+
+/* --- the faulting process, if it is still there -------------------------- */
+
+/* Read PATH (small /proc files) into a malloc'ed NUL-terminated buffer, or
+ * NULL. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (cap - len < 4096) {
+			if (cap >= STATUS_MAX)
+				break;
+			cap = cap ? 2 * cap : 4096;
+			buf = must(realloc(buf, cap + 1));
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	if (!buf)
+		buf = must(malloc(1));
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Is PROC/PID/task/TID the thread of the line (same comm)?  A PID reused
+ * since the fault has another comm, most likely. */
+static bool same_thread(const char *proc, pid_t pid, pid_t tid, const char *comm)
+{
+	char path[4096], *c;
+	bool same;
+	size_t l;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", proc, (int)pid, (int)tid);
+	c = slurp(path);
+	if (!c)
+		return false;
+	l = strcspn(c, "\n");
+	c[l] = '\0';
+	/* The kernel's comm is at most 15 bytes; the line may carry more only
+	 * if a kernel prints differently: compare what both have. */
+	same = strncmp(c, comm, 15) == 0;
+	free(c);
+	return same;
+}
+
+/* The value of "NAME:" at the start of a line of ST, or NULL. */
+static const char *status_field(const char *st, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = st; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, name, l) == 0 && p[l] == ':')
+			return p + l + 1;
+	return NULL;
+}
+
+/* MTE_TCF (and MTE_Report) of PROC/PID/task/TID/status in the launcher's
+ * words (MTAG_MODE of MSGID_APPLIED): off, sync, async, asymm (the kernel's
+ * "sync,async": each CPU's preferred mode) or report.  NULL if unknown. */
+static const char *thread_mode(const char *proc, pid_t pid, pid_t tid)
+{
+	char path[4096], *st;
+	const char *mode = NULL, *p;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc, (int)pid, (int)tid);
+	st = slurp(path);
+	if (!st)
+		return NULL;
+	p = status_field(st, "MTE_TCF");
+	if (p) {
+		char v[32] = "";
+
+		sscanf(p, " %31s", v);
+		if (strcmp(v, "none") == 0)
+			mode = "off";
+		else if (strcmp(v, "sync") == 0)
+			mode = "sync";
+		else if (strcmp(v, "async") == 0)
+			mode = "async";
+		else if (strcmp(v, "sync,async") == 0 || strcmp(v, "async,sync") == 0)
+			mode = "asymm";
+	}
+	p = status_field(st, "MTE_Report");
+	if (mode && p) {
+		char v[16] = "";
+
+		sscanf(p, " %15s", v);
+		if (strcmp(v, "on") == 0)
+			mode = "report";
+	}
+	free(st);
+	return mode;
+}
+
+/* "/usr/sbin/nginx+0x4a1c0" for PC from PROC/PID/maps, into BUF. */
+static bool pc_object(const char *proc, pid_t pid, uint64_t pc, char *buf, size_t len)
+{
+	char path[4096], *maps;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", proc, (int)pid);
+	maps = slurp(path);
+	if (!maps)
+		return false;
+	ok = procmaps_symbolize(maps, strlen(maps), pc, buf, len) == 0;
+	free(maps);
+	return ok;
+}
+
+/* --- the entry ---------------------------------------------------------- */
+
+static const char *action_name(enum mte_fault_report r)
+{
+	switch (r) {
+	case MTE_FAULT_REPORT_USER:
+		return "report";
+	case MTE_FAULT_REPORT_SYSCALL:
+		return "report-syscall";
+	case MTE_FAULT_SIGNAL:
+		break;
+	}
+	return "signal";
+}
+
+static const char *action_text(enum mte_fault_report r)
+{
+	switch (r) {
+	case MTE_FAULT_REPORT_USER:
+		return "reported, the service goes on (report mode)";
+	case MTE_FAULT_REPORT_SYSCALL:
+		return "reported in a system call, the service goes on (report mode)";
+	case MTE_FAULT_SIGNAL:
+		break;
+	}
+	return "SIGSEGV";
+}
+
+static const char *cause_phrase(enum mte_cause c)
+{
+	switch (c) {
+	case MTE_CAUSE_OVERFLOW:
+		return "heap buffer overflow";
+	case MTE_CAUSE_UNDERFLOW:
+		return "heap buffer underflow";
+	case MTE_CAUSE_USE_AFTER_FREE:
+		return "use after free";
+	case MTE_CAUSE_WILD:
+		return "wild pointer";
+	case MTE_CAUSE_UNKNOWN:
+		break;
+	}
+	return "cause unknown";
+}
+
+static void add_origin(struct faultd_entry *e, const struct faultd_kmsg *k, const char *line)
+{
+	add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
+	if (k->cursor)
+		add(e, "MTAG_KERNEL_CURSOR", "%s", k->cursor);
+	if (k->realtime_usec)
+		add(e, "MTAG_KERNEL_USEC", "%" PRIu64, k->realtime_usec);
+}
+
+static void build_fault(const char *proc, const struct faultd_kmsg *k, const char *line,
+			const struct mte_fault *f, struct faultd_entry *e)
+{
+	struct mte_cause_info ci;
+	char unit_buf[512], memtag[16], object[4096], tags[32], who[128];
+	const char *unit = f->cgroup[0] ? mte_cgroup_unit(f->cgroup, unit_buf, sizeof(unit_buf)) : NULL;
+	const char *mode = NULL;
+	pid_t pid = f->pid ? f->pid : f->tid; /* /proc/TID works for a thread too */
+	bool have_object = false, sync = f->kind == MTE_FAULT_SYNC;
+	char *msg;
+
+	mte_classify(f, NULL, &ci);
+	if (proc && pid > 0 && f->tid > 0 && same_thread(proc, pid, f->tid, f->comm)) {
+		mode = thread_mode(proc, pid, f->tid);
+		if (sync)
+			have_object = pc_object(proc, pid, f->pc, object, sizeof(object));
+	}
+	if (f->mem_tag == MTE_TAG_UNKNOWN)
+		snprintf(memtag, sizeof(memtag), "unknown");
+	else
+		snprintf(memtag, sizeof(memtag), "0x%x", (unsigned)f->mem_tag);
+	snprintf(who, sizeof(who), "%s[%d]", f->comm, (int)pid);
+
+	if (sync) {
+		bool conf = ci.cause != MTE_CAUSE_UNKNOWN && ci.confidence != MTE_CONF_NONE;
+
+		if (asprintf(&msg, "%s%s%s sync tag-check fault at 0x%016" PRIx64
+			     " (pointer tag 0x%x, memory tag %s): %s%s%s " EM_DASH " %s",
+			     unit ? unit : "", unit ? ": " : "", who, f->addr, f->ptr_tag,
+			     memtag, cause_phrase(ci.cause), conf ? ", " : "",
+			     conf ? mte_confidence_name(ci.confidence) : "",
+			     action_text(f->report)) < 0)
+			msg = NULL;
+	} else {
+		if (asprintf(&msg, "%s%s%s async tag-check fault (no address in async mode, cause unknown) "
+			     EM_DASH " %s",
+			     unit ? unit : "", unit ? ": " : "", who, action_text(f->report)) < 0)
+			msg = NULL;
+	}
+	must(msg);
+
+	add(e, "MESSAGE", "%s", msg);
+	free(msg);
+	add(e, "MESSAGE_ID", "%s", MSGID_FAULT);
+	add(e, "PRIORITY", "%d", f->report == MTE_FAULT_SIGNAL ? 3 : 4);
+	add(e, "SYSLOG_IDENTIFIER", IDENT);
+	add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
+	add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
+	if (unit) {
+		add(e, "MTAG_UNIT", "%s", unit);
+		/* "journalctl -u UNIT" shows entries with this field from
+		 * UID 0, as it does systemd-coredump's. */
+		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
+	}
+	if (f->cgroup[0])
+		add(e, "MTAG_CGROUP", "%s", f->cgroup);
+	if (f->pid)
+		add(e, "MTAG_PID", "%d", (int)f->pid);
+	add(e, "MTAG_TID", "%d", (int)f->tid);
+	add(e, "MTAG_COMM", "%s", f->comm);
+	if (mode)
+		add(e, "MTAG_MODE", "%s", mode);
+	if (sync) {
+		add(e, "MTAG_ADDR", "0x%016" PRIx64, f->addr);
+		add(e, "MTAG_PTR_TAG", "0x%x", f->ptr_tag);
+		add(e, "MTAG_MEM_TAG", "%s", memtag);
+		add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
+		if (have_object)
+			add(e, "MTAG_PC_OBJECT", "%s", object);
+	}
+	if (f->has_tags) {
+		mte_fault_tags_str(f, tags, sizeof(tags));
+		add(e, "MTAG_TAGS", "%s", tags);
+	}
+	add(e, "MTAG_CAUSE", "%s", mte_cause_name(ci.cause));
+	add(e, "MTAG_CAUSE_CONFIDENCE", "%s", mte_confidence_name(ci.confidence));
+	if (ci.text[0])
+		add(e, "MTAG_CAUSE_TEXT", "%s", ci.text);
+	if (ci.alloc_min_size)
+		add(e, "MTAG_ALLOC_MIN_SIZE", "%" PRIu64, ci.alloc_min_size);
+	if (ci.cause == MTE_CAUSE_OVERFLOW || ci.cause == MTE_CAUSE_UNDERFLOW || ci.distance)
+		add(e, "MTAG_DISTANCE", "%" PRIu64, ci.distance);
+	add_origin(e, k, line);
+}
+
+enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
+			      struct faultd_entry *e)
+{
+	struct mte_fault f;
+	size_t len = k->len;
+	char *line;
+	int r;
+
+	faultd_entry_free(e);
+	while (len && (k->text[len - 1] == '\n' || k->text[len - 1] == '\r'))
+		len--;
+	r = mte_fault_parse(k->text, len, &f);
+	if (r == 0)
+		return FAULTD_NONE;
+	line = must(strndup(k->text, len));
+	/* A NUL in the middle would cut the journal field short. */
+	for (size_t i = 0; i < len; i++)
+		if (line[i] == '\0')
+			line[i] = '?';
+	if (r == 1) {
+		build_fault(proc, k, line, &f, e);
+		free(line);
+		return FAULTD_FAULT;
+	}
+	add(e, "MESSAGE", "unreadable tag-check fault line from the kernel (a fault happened; see MTAG_KERNEL_MESSAGE): %s",
+	    line);
+	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_UNPARSED);
+	add(e, "PRIORITY", "%d", 3);
+	add(e, "SYSLOG_IDENTIFIER", IDENT);
+	add_origin(e, k, line);
+	free(line);
+	return FAULTD_UNPARSED;
+}
+
+/* --- state ------------------------------------------------------------- */
+
+char *faultd_state_dir(const char *dir_opt)
+{
+	const char *env = getenv("STATE_DIRECTORY");
+
+	if (dir_opt)
+		return must(strdup(dir_opt));
+	if (env && *env)
+		return must(strndup(env, strcspn(env, ":")));
+	return must(strdup("/var/lib/mtag"));
+}
+
+static char what_buf[4096];
+
+static const char *what_path(const char *dir, const char *name)
+{
+	snprintf(what_buf, sizeof(what_buf), "%s/%s", dir, name);
+	return what_buf;
+}
+
+int faultd_cursor_load(const char *dir, char **cursor, const char **what)
+{
+	char buf[CURSOR_MAX + 1];
+	size_t len = 0;
+	int fd, err;
+
+	*cursor = NULL;
+	*what = what_path(dir, "cursor");
+	fd = open(*what, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (;;) {
+		ssize_t r = read(fd, buf + len, sizeof(buf) - 1 - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len == sizeof(buf) - 1) {
+			close(fd);
+			return -EFBIG;
+		}
+	}
+	close(fd);
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	if (len == 0)
+		return 0;
+	if (strlen(buf) != len)
+		return -EBADMSG;
+	*cursor = must(strdup(buf));
+	return 1;
+}
+
+int faultd_cursor_save(const char *dir, const char *cursor, bool durable, const char **what)
+{
+	char tmp[4096], dst[4096];
+	size_t len = strlen(cursor), off = 0;
+	int fd, err = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/cursor.tmp", dir);
+	snprintf(dst, sizeof(dst), "%s/cursor", dir);
+	*what = what_path(dir, "cursor.tmp");
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (off < len || off == len) {
+		const char *p = off < len ? cursor + off : "\n";
+		size_t n = off < len ? len - off : 1;
+		ssize_t r = write(fd, p, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (off == len)
+			break;
+		off += (size_t)r;
+	}
+	if (!err && durable && fdatasync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && rename(tmp, dst) < 0) {
+		err = -errno;
+		*what = what_path(dir, "cursor");
+	}
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+bool faultd_cursor_boot(const char *cursor, char *boot, size_t len)
+{
+	const char *p = cursor;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ";");
+
+		if (n == 34 && p[0] == 'b' && p[1] == '=' && len >= 33) {
+			memcpy(boot, p + 2, 32);
+			boot[32] = '\0';
+			return strspn(boot, "0123456789abcdef") == 32;
+		}
+		p += n;
+		if (*p == ';')
+			p++;
+	}
+	return false;
+}

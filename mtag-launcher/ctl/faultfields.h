@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* faultfields.h -- the structured journal entry of one tag-check fault.
+ *
+ * mtag-faultd writes one entry per kernel fault line; mtagctl faults and
+ * the Prometheus export read them.  The catalog entry
+ * (units/catalog/mtag.catalog) explains MSGID_FAULT to journalctl -x.
+ */
+#ifndef MTAG_FAULTFIELDS_H
+#define MTAG_FAULTFIELDS_H
+
+#define MSGID_FAULT "5fda042e18d64e2e9d913704e87926cb"
+/* mtag-faultd could not parse a line that looks like a fault line. */
+#define MSGID_FAULT_UNPARSED "2211c3ca21794f2a82d20f36dd5fb7bb"
+/* systemd-coredump's entry for a core (systemd's catalog). */
+#define MSGID_COREDUMP "fc2e22bc6ee647b6b90729ab34a250b1"
+
+/* Fields of an MSGID_FAULT entry (values are plain text):
+ *   MTAG_FAULT_KIND      sync | async
+ *   MTAG_FAULT_ACTION    signal | report | report-syscall
+ *                        (SIGSEGV sent, or logged by report mode)
+ *   MTAG_UNIT            the unit of MTAG_CGROUP, when it has one
+ *   MTAG_CGROUP          the cgroup v2 path the kernel printed
+ *   MTAG_PID, MTAG_TID, MTAG_COMM
+ *   MTAG_ADDR            0x... tagged address (sync)
+ *   MTAG_PTR_TAG         0x0-0xf (sync)
+ *   MTAG_MEM_TAG         0x0-0xf or unknown (sync)
+ *   MTAG_PC              0x... (sync)
+ *   MTAG_PC_OBJECT       /path/of/binary+0xOFFSET, from /proc/PID/maps
+ *                        when the process was still there
+ *   MTAG_TAGS            8 before, [fault], 8 after, as the kernel printed
+ *   MTAG_CAUSE           overflow | underflow | use-after-free |
+ *                        wild-pointer | unknown   (mte_cause_name())
+ *   MTAG_CAUSE_CONFIDENCE none | possible | likely | certain
+ *   MTAG_CAUSE_TEXT      one sentence
+ *   MTAG_ALLOC_MIN_SIZE, MTAG_DISTANCE   numbers, when known
+ *   MTAG_KERNEL_MESSAGE  the kernel's line
+ *   MTAG_KERNEL_CURSOR   journal cursor of the kernel's entry
+ *   MTAG_KERNEL_USEC     its __REALTIME_TIMESTAMP
+ */
+
+#endif

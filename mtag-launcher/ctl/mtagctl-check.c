@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl-check.c -- "check" and "apply-cpu-preferred" (admin.c). */
+#include "admin.h"
+#include "mtagctl.h"
+
+int verb_check(const struct ctl *c)
+{
+	struct conf_opts co = { .root = c->root, .single = c->config };
+
+	return admin_check(&co) ? CTL_EXIT_NOTICE : CTL_EXIT_OK;
+}
+
+int verb_apply_cpu_preferred(const struct ctl *c)
+{
+	struct conf_opts co = { .root = c->root, .single = c->config };
+	int r = admin_apply_cpu_preferred(&co, c->strict);
+
+	return r == 0 ? CTL_EXIT_OK : r == EXIT_CONFIG ? EXIT_CONFIG : CTL_EXIT_FAIL;
+}

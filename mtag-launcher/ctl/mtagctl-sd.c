@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl-sd.c -- units from systemd over D-Bus, entries from the journal. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-login.h>
+
+#include "cause.h"
+#include "faultfields.h"
+#include "log.h"
+#include "mtagctl-sd.h"
+#include "util.h"
+
+#define SD_DEST "org.freedesktop.systemd1"
+#define SD_PATH "/org/freedesktop/systemd1"
+#define SD_MANAGER "org.freedesktop.systemd1.Manager"
+#define SD_UNIT "org.freedesktop.systemd1.Unit"
+#define SD_SERVICE "org.freedesktop.systemd1.Service"
+#define GENERATOR_DROPIN "/zz-mtag-launcher.conf"
+
+static sd_bus *bus;
+
+int sd_ctl_open(void)
+{
+	if (bus)
+		return 0;
+	return sd_bus_open_system(&bus);
+}
+
+void sd_ctl_close(void)
+{
+	bus = sd_bus_flush_close_unref(bus);
+}
+
+void unit_info_free(struct unit_info *u)
+{
+	free(u->name);
+	free(u->load_state);
+	free(u->active_state);
+	free(u->sub_state);
+	free(u->cgroup);
+	memset(u, 0, sizeof(*u));
+}
+
+static char *prop_string(const char *path, const char *iface, const char *member)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	char *s = NULL;
+
+	if (sd_bus_get_property_string(bus, SD_DEST, path, iface, member, &err, &s) < 0)
+		s = NULL;
+	sd_bus_error_free(&err);
+	return s ? s : xstrdup("");
+}
+
+/* Fill U (name already set) from the unit object at PATH. */
+static int fill_unit(const char *path, struct unit_info *u)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const void *id = NULL;
+	size_t idlen = 0;
+	uint32_t pid = 0;
+	uint64_t t = 0;
+	int b = 0;
+	char **dropins = NULL;
+
+	u->load_state = prop_string(path, SD_UNIT, "LoadState");
+	u->active_state = prop_string(path, SD_UNIT, "ActiveState");
+	u->sub_state = prop_string(path, SD_UNIT, "SubState");
+	u->cgroup = prop_string(path, SD_SERVICE, "ControlGroup");
+	if (sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "MainPID", &err, 'u', &pid) >= 0)
+		u->main_pid = (pid_t)pid;
+	sd_bus_error_free(&err);
+	if (sd_bus_get_property_trivial(bus, SD_DEST, path, SD_SERVICE, "ExecMainStartTimestamp", &err, 't', &t) >= 0)
+		u->start_usec = t;
+	sd_bus_error_free(&err);
+	if (sd_bus_get_property_trivial(bus, SD_DEST, path, SD_UNIT, "NeedDaemonReload", &err, 'b', &b) >= 0)
+		u->need_reload = b;
+	sd_bus_error_free(&err);
+	u->invocation[0] = '\0';
+	if (sd_bus_get_property(bus, SD_DEST, path, SD_UNIT, "InvocationID", &err, &m, "ay") >= 0 &&
+	    sd_bus_message_read_array(m, 'y', &id, &idlen) >= 0 && idlen == 16) {
+		const unsigned char *p = id;
+		bool zero = true;
+
+		for (size_t i = 0; i < 16; i++) {
+			snprintf(u->invocation + 2 * i, 3, "%02x", p[i]);
+			zero = zero && !p[i];
+		}
+		if (zero)
+			u->invocation[0] = '\0';
+	}
+	sd_bus_message_unref(m);
+	sd_bus_error_free(&err);
+	u->wrapped = false;
+	if (sd_bus_get_property_strv(bus, SD_DEST, path, SD_UNIT, "DropInPaths", &err, &dropins) >= 0 && dropins) {
+		for (char **d = dropins; *d; d++) {
+			size_t l = strlen(*d);
+
+			if (l >= strlen(GENERATOR_DROPIN) &&
+			    strcmp(*d + l - strlen(GENERATOR_DROPIN), GENERATOR_DROPIN) == 0)
+				u->wrapped = true;
+			free(*d);
+		}
+		free(dropins);
+	}
+	sd_bus_error_free(&err);
+	return 0;
+}
+
+static int cmp_units(const void *a, const void *b)
+{
+	return strcmp(((const struct unit_info *)a)->name, ((const struct unit_info *)b)->name);
+}
+
+int sd_ctl_list_services(struct unit_info **out, size_t *n)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL, *call = NULL;
+	struct unit_info *v = NULL;
+	size_t cap = 0, len = 0;
+	const char *name, *desc, *load, *active, *sub, *following, *path, *jobtype, *jobpath;
+	uint32_t jobid;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	r = sd_ctl_open();
+	if (r < 0)
+		return r;
+	r = sd_bus_message_new_method_call(bus, &call, SD_DEST, SD_PATH, SD_MANAGER, "ListUnitsByPatterns");
+	if (r >= 0)
+		r = sd_bus_message_append_strv(call, NULL);
+	if (r >= 0)
+		r = sd_bus_message_append(call, "as", 1, "*.service");
+	if (r >= 0)
+		r = sd_bus_call(bus, call, 0, &err, &reply);
+	sd_bus_message_unref(call);
+	if (r < 0) {
+		log_msg(LOG_ERR, NULL, "cannot list the units: %s", err.message ? err.message : strerror(-r));
+		sd_bus_error_free(&err);
+		return r;
+	}
+	r = sd_bus_message_enter_container(reply, 'a', "(ssssssouso)");
+	while (r >= 0 && (r = sd_bus_message_read(reply, "(ssssssouso)", &name, &desc, &load, &active,
+						  &sub, &following, &path, &jobid, &jobtype, &jobpath)) > 0) {
+		grow_array((void **)&v, &cap, len + 1, sizeof(*v));
+		memset(&v[len], 0, sizeof(v[len]));
+		v[len].name = xstrdup(name);
+		fill_unit(path, &v[len]);
+		len++;
+	}
+	sd_bus_message_unref(reply);
+	if (r < 0) {
+		for (size_t i = 0; i < len; i++)
+			unit_info_free(&v[i]);
+		free(v);
+		return r;
+	}
+	if (len)
+		qsort(v, len, sizeof(*v), cmp_units);
+	*out = v;
+	*n = len;
+	return 0;
+}
+
+int sd_ctl_get_unit(const char *name, struct unit_info *u)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *path;
+	char *full;
+	int r;
+
+	memset(u, 0, sizeof(*u));
+	r = sd_ctl_open();
+	if (r < 0)
+		return r;
+	full = strchr(name, '.') ? xstrdup(name) : xasprintf("%s.service", name);
+	r = sd_bus_call_method(bus, SD_DEST, SD_PATH, SD_MANAGER, "LoadUnit", &err, &reply, "s", full);
+	if (r < 0 || sd_bus_message_read(reply, "o", &path) < 0) {
+		sd_bus_error_free(&err);
+		sd_bus_message_unref(reply);
+		free(full);
+		return r < 0 ? r : -EIO;
+	}
+	u->name = full;
+	fill_unit(path, u);
+	sd_bus_message_unref(reply);
+	sd_bus_error_free(&err);
+	if (strcmp(u->load_state, "not-found") == 0)
+		return -ENOENT;
+	return 0;
+}
+
+char *sd_ctl_pid_unit(pid_t pid)
+{
+	char *u = NULL;
+
+	if (sd_pid_get_unit(pid, &u) < 0)
+		return NULL;
+	return u;
+}
+
+void sd_ctl_field(sd_journal *j, const char *name, char *buf, size_t len)
+{
+	const void *d;
+	size_t l, nl = strlen(name);
+
+	buf[0] = '\0';
+	if (sd_journal_get_data(j, name, &d, &l) < 0 || l <= nl + 1)
+		return;
+	l -= nl + 1;
+	if (l >= len)
+		l = len - 1;
+	memcpy(buf, (const char *)d + nl + 1, l);
+	buf[l] = '\0';
+}
+
+int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launcher_entry *e)
+{
+	sd_journal *j;
+	char m[128];
+	int r, found = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (!invocation || !*invocation)
+		return 0;
+	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+	if (r < 0)
+		return r;
+	snprintf(m, sizeof(m), "_SYSTEMD_INVOCATION_ID=%s", invocation);
+	sd_journal_add_match(j, m, 0);
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_APPLIED, 0);
+	sd_journal_seek_tail(j);
+	while (sd_journal_previous(j) > 0) {
+		char u[256];
+
+		sd_ctl_field(j, "MTAG_UNIT", u, sizeof(u));
+		if (unit && *u && strcmp(u, unit) != 0)
+			continue;
+		sd_ctl_field(j, "MTAG_MODE", e->mode, sizeof(e->mode));
+		sd_ctl_field(j, "MTAG_POLICY_SOURCE", e->source, sizeof(e->source));
+		sd_ctl_field(j, "MTAG_HEAP", e->heap, sizeof(e->heap));
+		sd_ctl_field(j, "MTAG_REPORT", e->report, sizeof(e->report));
+		sd_journal_get_realtime_usec(j, &e->usec);
+		found = 1;
+		break;
+	}
+	sd_journal_close(j);
+	return found;
+}
+
+int sd_ctl_count_faults(const char *unit, unsigned counts[5])
+{
+	sd_journal *j;
+	sd_id128_t boot;
+	char m[300], id[33];
+	int r, total = 0;
+
+	memset(counts, 0, 5 * sizeof(counts[0]));
+	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+	if (r < 0)
+		return r;
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	if (sd_id128_get_boot(&boot) >= 0) {
+		snprintf(m, sizeof(m), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
+		sd_journal_add_match(j, m, 0);
+	}
+	if (unit) {
+		snprintf(m, sizeof(m), "MTAG_UNIT=%s", unit);
+		sd_journal_add_match(j, m, 0);
+	}
+	SD_JOURNAL_FOREACH(j) {
+		char cause[32];
+		enum mte_cause c = MTE_CAUSE_UNKNOWN;
+
+		sd_ctl_field(j, "MTAG_CAUSE", cause, sizeof(cause));
+		for (int k = 0; k < 5; k++)
+			if (strcmp(cause, mte_cause_name((enum mte_cause)k)) == 0)
+				c = (enum mte_cause)k;
+		counts[c]++;
+		total++;
+	}
+	sd_journal_close(j);
+	return total;
+}

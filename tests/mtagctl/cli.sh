@@ -1,0 +1,125 @@
+#!/bin/bash
+# tests/mtagctl/cli.sh -- mtagctl's command line on the host (ASan+UBSan
+# build): options and exit statuses, status -p over a recorded /proc tree
+# (modes, threads that differ, report mode, heap tagging from smaps), its
+# JSON (parsed by python3), --since, and faults without any entry.  The
+# verbs that need systemd and the journal of a real MTE machine run in the
+# VM (tests/vm/guest/mtagctl.sh).
+. "$(dirname "$0")/../lib/suite.sh"
+set -u
+cd "$TOP"
+if ! make -s mtagctl-asan >"$BUILD/test-logs/mtagctl-cli-build.log" 2>&1; then
+	t_fail cli/build "make mtagctl-asan failed: $(tail -3 "$BUILD/test-logs/mtagctl-cli-build.log")"
+	exit 1
+fi
+C=$BUILD/asan/mtagctl
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 NO_COLOR=1
+T=$(mktemp -d /tmp/mtagctl-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# expect NAME WANT_RC GREP_STDOUT GREP_STDERR -- CMD... (fixed strings)
+expect() {
+	local name=$1 want=$2 out_pat=$3 err_pat=$4 rc
+	shift 5
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		t_fail "cli/$name" "exit status $rc, want $want; stderr: $(head -c 400 "$T/err")"
+	elif [ -n "$out_pat" ] && ! grep -qF -- "$out_pat" "$T/out"; then
+		t_fail "cli/$name" "stdout lacks '$out_pat': $(head -c 600 "$T/out")"
+	elif [ -n "$err_pat" ] && ! grep -qF -- "$err_pat" "$T/err"; then
+		t_fail "cli/$name" "stderr lacks '$err_pat': $(head -c 400 "$T/err")"
+	elif grep -q 'Sanitizer' "$T/err"; then
+		t_fail "cli/$name" "sanitizer report: $(grep -m1 Sanitizer "$T/err")"
+	else
+		t_pass "cli/$name"
+	fi
+}
+
+expect help 0 'status [UNIT...]' '' -- "$C" --help
+expect help-verb 0 'faults ' '' -- "$C" help
+expect version 0 "mtagctl $(dpkg-parsechangelog -l debian/changelog -S Version)" '' -- "$C" --version
+expect bad-verb 2 '' "unknown verb 'frob'" -- "$C" frob
+expect bad-option 2 '' "Try 'mtagctl --help'" -- "$C" --frob
+expect bad-pid 2 '' "--pid 'abc': not a process ID" -- "$C" status -p abc
+expect pid-and-units 2 '' 'status takes units or --pid, not both' -- "$C" status -p 1 nginx.service
+expect unit-with-status 2 '' "go with 'faults', not 'status'" -- "$C" status --unit nginx
+expect pid-with-faults 2 '' "go with 'status', not 'faults'" -- "$C" faults -p 1
+expect prom-with-json 2 '' 'no units, --pid or --json with it' -- "$C" status --prometheus --json
+expect bad-json 2 '' '--json=yaml: expected pretty or short' -- "$C" --json=yaml status
+expect check-args 2 '' 'check takes no arguments' -- "$C" check extra
+expect since-bad 2 '' "--since 'banana': expected today" -- "$C" faults --since banana
+expect since-bad-span 2 '' "--since '-5 parsecs'" -- "$C" faults --since '-5 parsecs'
+for s in today yesterday now -1h '2d ago' '2026-12-04' '2026-12-04 10:00' '10:30:15' @1700000000; do
+	expect "since-ok/$s" 1 '0 faults' '' -- "$C" --no-pager faults --since "$s" --no-core
+done
+expect faults-none-json 1 '' '' -- "$C" faults --json --no-core
+[ "$(cat "$T/out")" = "[]" ] && t_pass cli/faults-none-json-empty || t_fail cli/faults-none-json-empty "'$(cat "$T/out")'"
+
+# A recorded /proc: pid 4242 "ngi\"nx" (a quote in its name, for the JSON)
+# in report mode, sync, with three threads: 4243 suspended by a reported
+# fault, 4244 running another mode; smaps with a tagged heap.
+P=$T/proc
+mkproc() { # PID TID TCF REPORT CHECKING
+	mkdir -p "$P/$1/task/$2"
+	printf 'Name:\t%s\nPid:\t%s\nMTE_TCF:\t%s\nMTE_TagInclude:\t0xfffe\nMTE_Report:\t%s\nMTE_ReportReenable:\t300000000\nMTE_ReportChecking:\t%s\n' \
+		'ngi"nx' "$2" "$3" "$4" "$5" >"$P/$1/task/$2/status"
+}
+mkproc 4242 4242 sync on active
+mkproc 4242 4243 sync on suspended
+mkproc 4242 4244 none on active
+cp "$P/4242/task/4242/status" "$P/4242/status"
+cat >"$P/4242/smaps" <<'SMAPS'
+aaaab0000000-aaaab0100000 r-xp 00000000 fe:01 1234 /usr/sbin/nginx
+Size:               1024 kB
+Anonymous:             0 kB
+VmFlags: rd ex mr mw me
+ffff80000000-ffff80400000 rw-p 00000000 00:00 0 [heap]
+Size:               4096 kB
+Anonymous:          3000 kB
+VmFlags: rd wr mr mw me ac mt
+ffff90000000-ffff90100000 rw-p 00000000 00:00 0
+Size:               1024 kB
+Anonymous:          1000 kB
+VmFlags: rd wr mr mw me ac
+SMAPS
+expect pid-show 0 'pid 4242 (ngi"nx)' '' -- "$C" --no-pager --proc "$P" status -p 4242
+out=$(cat "$T/out")
+ok=1
+for want in 'tag checking:   sync (some threads differ)' 'tag mask:       0xfffe' \
+	'heap tagging:   yes (3000 of 4000 kB anonymous memory in 1 mt mappings of 3)' \
+	'report mode:    on (checks come back in a thread after 300ms of its CPU time)' \
+	'threads:        3, tag checking suspended by a reported fault in 1: 4243, 1 with another mode (thread 4244: none)'; do
+	grep -qxF -- "$want" <<<"$out" || { ok=0; t_fail "cli/pid-fields" "no line '$want' in: $(tr '\n' '|' <<<"$out")"; }
+done
+[ $ok = 1 ] && t_pass cli/pid-fields
+if grep -qw mte /proc/cpuinfo 2>/dev/null; then
+	t_skip cli/pid-verdict-nomte "this host has MTE"
+else
+	grep -qxF 'verdict:        not protected: no MTE in this CPU or kernel' <<<"$out" &&
+		t_pass cli/pid-verdict-nomte || t_fail cli/pid-verdict-nomte "$(tail -1 <<<"$out")"
+fi
+expect pid-json 0 '' '' -- "$C" --json --proc "$P" status -p 4242
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["running"]["mode"] == "mixed (sync 2, none 1)", d["running"]
+assert d["running"]["threads"] == 3 and d["running"]["threads_suspended"] == 1, d["running"]
+assert d["heap"] == {"anonymous_kb": 4000, "tagged_kb": 3000}, d["heap"]
+assert d["verdict"] in ("not protected", "protected", "report only"), d["verdict"]
+assert set(d["faults"]) == {"total", "unknown", "overflow", "underflow", "use-after-free", "wild-pointer"}
+PY
+then t_pass cli/pid-json-parses; else t_fail cli/pid-json-parses "$(head -c 600 "$T/out")"; fi
+expect pid-json-pretty 0 '  "unit": ' '' -- "$C" --json=pretty --proc "$P" status -p 4242
+python3 -m json.tool "$T/out" >/dev/null && t_pass cli/pid-json-pretty-parses || t_fail cli/pid-json-pretty-parses "$(head -c 300 "$T/out")"
+expect pid-missing 2 '' "cannot read $P/999: No such file or directory" -- "$C" --proc "$P" status -p 999
+# The real /proc of this (non-MTE) host: no MTE_TCF lines.
+sleep 30 & spid=$!
+expect pid-real 0 "tag checking:   unknown (this kernel does not show MTE_TCF in /proc/$spid/status)" '' -- "$C" --no-pager status -p "$spid"
+kill $spid 2>/dev/null; wait $spid 2>/dev/null
+
+# check and apply-cpu-preferred (the launcher suite runs the rest of check).
+printf 'nginx.service sync\nbad line here\n' >"$T/policy.conf"; chmod 644 "$T/policy.conf"
+expect check-error 1 '1 file read, 1 entry, 1 error' "$T/policy.conf:2:" -- "$C" check --config "$T/policy.conf"
+expect cpu-pref-strict 78 '' 'the policy has errors and --strict was given' -- "$C" apply-cpu-preferred --strict --config "$T/policy.conf"
+exit 0

@@ -1,0 +1,227 @@
+/* test-faultline.c -- the kernel's fault line parser, on recorded lines. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "faultline.h"
+#include "unit.h"
+
+/* Parse data/kmsg/NAME.txt (its newline included). */
+static int parse(const char *name, struct mte_fault *f)
+{
+	char path[256];
+	size_t len;
+	char *line;
+	int r;
+
+	snprintf(path, sizeof(path), "kmsg/%s.txt", name);
+	line = read_data(path, &len);
+	/* A copy of exactly LEN bytes, no NUL: ASan catches reads past it. */
+	char *copy = malloc(len ? len : 1);
+
+	memcpy(copy, line, len);
+	r = mte_fault_parse(copy, len, f);
+	free(copy);
+	free(line);
+	return r;
+}
+
+static void test_sync_overflow(void)
+{
+	struct mte_fault f;
+	char tags[32];
+
+	CHECK(parse("sync-overflow", &f) == 1);
+	CHECK(f.kind == MTE_FAULT_SYNC);
+	CHECK_STR(f.comm, "mtebug");
+	CHECK(f.tid == 1234 && f.pid == 1234);
+	CHECK(f.has_addr && f.addr == 0x0300aaaad5a212d0ULL);
+	CHECK(f.ptr_tag == 3 && f.mem_tag == 0);
+	CHECK(f.pc == 0xaaaac1f80a64ULL);
+	CHECK(f.has_tags);
+	CHECK(f.tags[0] == 0 && f.tags[1] == 0xc && f.tags[3] == 0xa && f.tags[6] == 3 && f.tags[7] == 3);
+	CHECK(f.tags[8] == 0 && f.tags[9] == 0xe && f.tags[10] == 0xe && f.tags[16] == 0);
+	CHECK_STR(f.cgroup, "/system.slice/mtebug.service");
+	CHECK(f.report == MTE_FAULT_SIGNAL);
+	mte_fault_tags_str(&f, tags, sizeof(tags));
+	CHECK_STR(tags, "0c0aa033[0]ee000000");
+}
+
+static void test_sync_uaf(void)
+{
+	struct mte_fault f;
+
+	CHECK(parse("sync-uaf", &f) == 1);
+	CHECK(f.tid == 1240 && f.ptr_tag == 0xe && f.mem_tag == 0);
+	CHECK(f.addr == 0x0e00aaaad5a212f0ULL);
+}
+
+static void test_unmapped_neighbours(void)
+{
+	struct mte_fault f;
+	char tags[32];
+
+	CHECK(parse("sync-underflow-unmapped", &f) == 1);
+	CHECK_STR(f.comm, "redis-server");
+	for (int i = 0; i < MTE_FAULT_AROUND; i++)
+		CHECK(f.tags[i] == MTE_TAG_UNKNOWN);
+	CHECK(f.tags[8] == 0 && f.tags[9] == 5 && f.tags[13] == 0);
+	mte_fault_tags_str(&f, tags, sizeof(tags));
+	CHECK_STR(tags, "--------[0]55550000");
+	/* A short buffer is cut, NUL-terminated. */
+	mte_fault_tags_str(&f, tags, 5);
+	CHECK_STR(tags, "----");
+}
+
+static void test_report_suffixes(void)
+{
+	struct mte_fault f;
+
+	CHECK(parse("report-user", &f) == 1);
+	CHECK(f.report == MTE_FAULT_REPORT_USER);
+	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
+	CHECK(parse("report-syscall", &f) == 1);
+	CHECK(f.report == MTE_FAULT_REPORT_SYSCALL);
+	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
+	CHECK(f.tid == 2003 && f.pid == 2001);
+	CHECK(parse("sync-old-0004-report", &f) == 1);
+	CHECK(f.report == MTE_FAULT_REPORT_SYSCALL && f.mem_tag == MTE_TAG_UNKNOWN && !f.has_tags);
+	CHECK(f.pid == 0 && !f.cgroup[0]);
+}
+
+static void test_async(void)
+{
+	struct mte_fault f;
+
+	CHECK(parse("async-new", &f) == 1);
+	CHECK(f.kind == MTE_FAULT_ASYNC && !f.has_addr && !f.has_tags);
+	CHECK_STR(f.comm, "nginx: worker");
+	CHECK(f.tid == 2001 && f.pid == 1999);
+	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
+	CHECK(f.report == MTE_FAULT_SIGNAL);
+	CHECK(parse("async-new-report", &f) == 1);
+	CHECK(f.report == MTE_FAULT_REPORT_USER);
+	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
+	CHECK(parse("async-old", &f) == 1);
+	CHECK(f.kind == MTE_FAULT_ASYNC && f.tid == 1234 && f.pid == 0 && !f.cgroup[0]);
+	CHECK_STR(f.comm, "nginx");
+	CHECK(parse("async-old-report", &f) == 1);
+	CHECK(f.report == MTE_FAULT_REPORT_USER && f.tid == 1234);
+}
+
+static void test_old_sync(void)
+{
+	struct mte_fault f;
+	char tags[32] = "x";
+
+	CHECK(parse("sync-old-0003", &f) == 1);
+	CHECK(f.addr == 0x0f00ffff9a2c1040ULL && f.ptr_tag == 0xf && f.mem_tag == 0);
+	CHECK(f.pc == 0xaaaad00d1234ULL && f.pid == 0 && !f.has_tags && !f.cgroup[0]);
+	mte_fault_tags_str(&f, tags, sizeof(tags));
+	CHECK_STR(tags, "");
+}
+
+static void test_odd_comms(void)
+{
+	struct mte_fault f;
+
+	CHECK(parse("comm-brackets", &f) == 1);
+	CHECK_STR(f.comm, "w [1]: x]:[2]");
+	CHECK(f.tid == 4321 && f.pid == 4320);
+	CHECK_STR(f.cgroup, "/user.slice/user-1000.slice/session-3.scope");
+	CHECK(parse("comm-spaces", &f) == 1);
+	CHECK_STR(f.comm, "my prog [x]");
+	CHECK(f.tid == 99 && f.pid == 98);
+	CHECK_STR(f.cgroup, "/system.slice/my\\x20prog.service/payload");
+	/* A cgroup path that looks like the rest of a line: COMM is short. */
+	CHECK(parse("cgroup-spaces", &f) == 1);
+	CHECK_STR(f.comm, "sh");
+	CHECK(f.tid == 5 && f.pid == 5);
+	CHECK_STR(f.cgroup, "/machine.slice/odd name [1]: pid 2 cgroup /x");
+}
+
+static void test_malformed(void)
+{
+	static const char *const bad[] = {
+		"bad-truncated", "bad-ptrtag", "bad-hex-overflow", "bad-pid-overflow", "bad-tid",
+		"bad-tags", "bad-tags-char", "bad-memtag", "bad-trailing", "bad-no-comm",
+		"bad-pid-zero", "bad-empty-cgroup",
+	};
+	struct mte_fault f;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = parse(bad[i], &f);
+
+		if (r != -EINVAL)
+			printf("# %s: %d\n", bad[i], r);
+		CHECK(r == -EINVAL);
+	}
+}
+
+static void test_not_fault_lines(void)
+{
+	static const char *const other[] = { "other-mte", "other-mte2", "other-kernel", "other-empty" };
+	struct mte_fault f;
+
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		CHECK(parse(other[i], &f) == 0);
+	CHECK(mte_fault_parse("", 0, &f) == 0);
+	CHECK(mte_fault_parse("[", 1, &f) == 0);
+	CHECK(mte_fault_parse("[ 1.0]", 6, &f) == 0);
+	CHECK(mte_fault_parse("mte: sync", 9, &f) == 0);
+}
+
+static void test_length_bound(void)
+{
+	/* LEN cuts the line: what is past it is never looked at. */
+	const char *l = "mte: async tag check fault in nginx[1234]: pid 12 cgroup /a.service";
+	struct mte_fault f;
+
+	CHECK(mte_fault_parse(l, strlen("mte: async tag check fault in nginx[1234]"), &f) == 1);
+	CHECK(f.pid == 0 && f.tid == 1234);
+	CHECK(mte_fault_parse(l, strlen("mte: async tag check fault in nginx[12"), &f) == -EINVAL);
+	CHECK(mte_fault_parse(l, strlen(l), &f) == 1);
+	CHECK_STR(f.cgroup, "/a.service");
+	/* Trailing CR/LF ignored; timestamps skipped. */
+	CHECK(mte_fault_parse("[5.1] mte: async tag check fault in a[1]\r\n", 42, &f) == 1);
+	CHECK(f.tid == 1);
+	/* TID limits. */
+	CHECK(mte_fault_parse("mte: async tag check fault in a[2147483647]", 43, &f) == 1);
+	CHECK(mte_fault_parse("mte: async tag check fault in a[2147483648]", 43, &f) == -EINVAL);
+	/* An empty COMM (the kernel prints what it has). */
+	CHECK(mte_fault_parse("mte: async tag check fault in [7]", 33, &f) == 1);
+	CHECK(f.comm[0] == '\0' && f.tid == 7);
+}
+
+static void test_cgroup_unit(void)
+{
+	char buf[64];
+
+	CHECK_STR(mte_cgroup_unit("/system.slice/nginx.service", buf, sizeof(buf)), "nginx.service");
+	CHECK_STR(mte_cgroup_unit("/system.slice/foo.service/payload", buf, sizeof(buf)), "foo.service");
+	CHECK_STR(mte_cgroup_unit("/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope", buf,
+				  sizeof(buf)),
+		  "x.scope");
+	CHECK_STR(mte_cgroup_unit("/system.slice/sshd.socket", buf, sizeof(buf)), "sshd.socket");
+	CHECK(mte_cgroup_unit("/system.slice", buf, sizeof(buf)) == NULL);
+	CHECK(mte_cgroup_unit("/", buf, sizeof(buf)) == NULL);
+	CHECK(mte_cgroup_unit("", buf, sizeof(buf)) == NULL);
+	CHECK(mte_cgroup_unit("/.service", buf, sizeof(buf)) == NULL);
+	CHECK(mte_cgroup_unit("/system.slice/nginx.service", buf, 13) == NULL); /* too small */
+	CHECK_STR(mte_cgroup_unit("/system.slice/nginx.service", buf, 14), "nginx.service");
+	CHECK_STR(mte_cgroup_unit("//a.service//", buf, sizeof(buf)), "a.service");
+}
+
+void run_faultline_tests(void)
+{
+	RUN(test_sync_overflow);
+	RUN(test_sync_uaf);
+	RUN(test_unmapped_neighbours);
+	RUN(test_report_suffixes);
+	RUN(test_async);
+	RUN(test_old_sync);
+	RUN(test_odd_comms);
+	RUN(test_malformed);
+	RUN(test_not_fault_lines);
+	RUN(test_length_bound);
+	RUN(test_cgroup_unit);
+}

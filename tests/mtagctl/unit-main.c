@@ -1,0 +1,58 @@
+/* unit-main.c -- runs every unit test of the ctl library; built with ASan
+ * and UBSan.  Run from the top of the tree (or set MTAG_CTL_TEST_DATA). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+const char *data_path(const char *name)
+{
+	static char path[1024];
+	const char *dir = getenv("MTAG_CTL_TEST_DATA");
+
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "tests/mtagctl/data", name);
+	return path;
+}
+
+char *read_data(const char *name, size_t *len)
+{
+	const char *path = data_path(name);
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = 2 * cap + 8192;
+			buf = realloc(buf, cap);
+			if (!buf)
+				exit(2);
+		}
+		size_t r = fread(buf + n, 1, 4096, f);
+
+		n += r;
+		if (r < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+int main(void)
+{
+	static void (*const runs[])(void) = {
+		run_faultline_tests, run_cause_tests, run_corefile_tests, run_procmaps_tests, run_smaps_tests, run_cgroupfs_tests, run_json_tests, run_prom_tests, NULL,
+	};
+
+	return unit_run_all("mtag-ctl-unit", runs);
+}

@@ -1,0 +1,22 @@
+/* unit.h -- the ctl library's unit tests (harness: tests/lib/unit.h). */
+#ifndef MTAG_CTL_UNIT_H
+#define MTAG_CTL_UNIT_H
+
+#include "../lib/unit.h"
+
+void run_faultline_tests(void);
+void run_cause_tests(void);
+void run_corefile_tests(void);
+void run_procmaps_tests(void);
+void run_smaps_tests(void);
+void run_cgroupfs_tests(void);
+void run_json_tests(void);
+void run_prom_tests(void);
+
+/* tests/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
+ * and NUL-terminated; exits on failure.  *LEN may be NULL. */
+char *read_data(const char *name, size_t *len);
+/* The path of data file NAME (static buffer). */
+const char *data_path(const char *name);
+
+#endif
