@@ -1,7 +1,8 @@
 # mtagctl (mtag-launcher/ctl/mtagctl-*.c): host, arm64 (cross) and
 # sanitizer builds.  It links the launcher's library (policy, conffiles,
-# /proc readers), the ctl library (fault line, cause, smaps, cgroups, core
-# files, JSON, Prometheus) and libsystemd (sd-bus, sd-journal).
+# the CPUs' MTE), the ctl library (fault line, cause, /proc/PID/status and
+# smaps, cgroups, core files, JSON, Prometheus) and libsystemd (sd-bus,
+# sd-journal).
 
 MTAGCTL_DIR := $(LAUNCHER_DIR)/ctl
 MTAGCTL_SRCS := $(wildcard $(MTAGCTL_DIR)/mtagctl-*.c)

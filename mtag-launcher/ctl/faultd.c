@@ -17,6 +17,7 @@
 #include "faultfields.h"
 #include "faultline.h"
 #include "procmaps.h"
+#include "procmte.h"
 
 #define IDENT "mtag-faultd"
 #define EM_DASH "\xe2\x80\x94"
@@ -145,53 +146,16 @@ static bool same_thread(const char *proc, pid_t pid, pid_t tid, const char *comm
 	return same;
 }
 
-/* The value of "NAME:" at the start of a line of ST, or NULL. */
-static const char *status_field(const char *st, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (const char *p = st; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (strncmp(p, name, l) == 0 && p[l] == ':')
-			return p + l + 1;
-	return NULL;
-}
-
 /* MTE_TCF (and MTE_Report) of PROC/PID/task/TID/status in the launcher's
  * words (MTAG_MODE of MSGID_APPLIED): off, sync, async, asymm (the kernel's
  * "sync,async": each CPU's preferred mode) or report.  NULL if unknown. */
 static const char *thread_mode(const char *proc, pid_t pid, pid_t tid)
 {
-	char path[4096], *st;
-	const char *mode = NULL, *p;
+	struct thread_mte t;
 
-	snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc, (int)pid, (int)tid);
-	st = slurp(path);
-	if (!st)
+	if (proc_thread_mte(proc, pid, tid, &t) < 0 || !t.has_tcf)
 		return NULL;
-	p = status_field(st, "MTE_TCF");
-	if (p) {
-		char v[32] = "";
-
-		sscanf(p, " %31s", v);
-		if (strcmp(v, "none") == 0)
-			mode = "off";
-		else if (strcmp(v, "sync") == 0)
-			mode = "sync";
-		else if (strcmp(v, "async") == 0)
-			mode = "async";
-		else if (strcmp(v, "sync,async") == 0 || strcmp(v, "async,sync") == 0)
-			mode = "asymm";
-	}
-	p = status_field(st, "MTE_Report");
-	if (mode && p) {
-		char v[16] = "";
-
-		sscanf(p, " %15s", v);
-		if (strcmp(v, "on") == 0)
-			mode = "report";
-	}
-	free(st);
-	return mode;
+	return tcf_mode_word(t.tcf, t.has_report && t.report_on);
 }
 
 /* "/usr/sbin/nginx+0x4a1c0" for PC from PROC/PID/maps, into BUF. */

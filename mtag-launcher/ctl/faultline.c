@@ -8,6 +8,7 @@
  * keeping the first whose rest parses.
  */
 #include "faultline.h"
+#include "span.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,76 +22,20 @@ static const char ASYNC_PREFIX[] = "mte: async tag check fault";
 static const char SUFFIX_USER[] = " (report mode: tag checks off in this thread)";
 static const char SUFFIX_SYSCALL[] = " (report mode, in a system call: tag checks off in this thread)";
 
-struct span {
-	const char *p;
-	size_t n;
-};
-
-static bool eat(struct span *s, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	if (s->n < l || memcmp(s->p, lit, l) != 0)
-		return false;
-	s->p += l;
-	s->n -= l;
-	return true;
-}
-
-static bool ends_with(const struct span *s, const char *lit)
-{
-	size_t l = strlen(lit);
-
-	return s->n >= l && memcmp(s->p + s->n - l, lit, l) == 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "0x" and 1-16 hex digits. */
 static bool eat_hex(struct span *s, uint64_t *v)
 {
-	size_t i;
-
-	if (!eat(s, "0x"))
-		return false;
-	*v = 0;
-	for (i = 0; i < s->n && hexval(s->p[i]) >= 0; i++) {
-		if (i == 16)
-			return false; /* overflow */
-		*v = *v << 4 | (uint64_t)hexval(s->p[i]);
-	}
-	if (i == 0)
-		return false;
-	s->p += i;
-	s->n -= i;
-	return true;
+	return span_eat(s, "0x") && span_hex(s, v, 16);
 }
 
 /* 1-10 decimal digits, 0..INT_MAX. */
 static bool eat_dec(struct span *s, pid_t *v)
 {
-	uint64_t x = 0;
-	size_t i;
+	uint64_t x;
 
-	for (i = 0; i < s->n && s->p[i] >= '0' && s->p[i] <= '9'; i++) {
-		x = x * 10 + (uint64_t)(s->p[i] - '0');
-		if (x > INT_MAX)
-			return false;
-	}
-	if (i == 0)
+	if (!span_dec(s, &x, INT_MAX))
 		return false;
 	*v = (pid_t)x;
-	s->p += i;
-	s->n -= i;
 	return true;
 }
 
@@ -98,7 +43,7 @@ static int tag_char(char c)
 {
 	if (c == '-')
 		return MTE_TAG_UNKNOWN;
-	return hexval(c); /* -1 (== MTE_TAG_UNKNOWN) for junk: checked apart */
+	return span_hexval(c); /* -1 (== MTE_TAG_UNKNOWN) for junk: checked apart */
 }
 
 /* "HHHHHHHH[H]HHHHHHHH" */
@@ -122,7 +67,7 @@ static bool eat_tags(struct span *s, int *tags)
 				return false;
 			continue;
 		}
-		if (c != '-' && hexval(c) < 0)
+		if (c != '-' && span_hexval(c) < 0)
 			return false;
 		tags[j++] = tag_char(c);
 	}
@@ -134,7 +79,7 @@ static bool eat_tags(struct span *s, int *tags)
 /* " cgroup PATH" up to the end of S (the suffix is already cut off). */
 static bool eat_cgroup(struct span *s, struct mte_fault *f)
 {
-	if (!eat(s, " cgroup "))
+	if (!span_eat(s, " cgroup "))
 		return false;
 	if (s->n == 0 || s->n >= sizeof(f->cgroup) || memchr(s->p, '\0', s->n))
 		return false;
@@ -150,7 +95,7 @@ static int parse_rest(struct span s, struct mte_fault *f)
 	if (f->kind == MTE_FAULT_ASYNC) {
 		if (s.n == 0)
 			return 0; /* patch 0003/0004 */
-		if (!eat(&s, ": pid ") || !eat_dec(&s, &f->pid) || f->pid == 0)
+		if (!span_eat(&s, ": pid ") || !eat_dec(&s, &f->pid) || f->pid == 0)
 			return -EINVAL;
 		if (s.n > 0 && !eat_cgroup(&s, f))
 			return -EINVAL;
@@ -159,28 +104,28 @@ static int parse_rest(struct span s, struct mte_fault *f)
 
 	uint64_t v;
 
-	if (!eat(&s, ": addr ") || !eat_hex(&s, &f->addr))
+	if (!span_eat(&s, ": addr ") || !eat_hex(&s, &f->addr))
 		return -EINVAL;
 	f->has_addr = true;
-	if (!eat(&s, " pointer tag ") || !eat_hex(&s, &v) || v > 0xf ||
+	if (!span_eat(&s, " pointer tag ") || !eat_hex(&s, &v) || v > 0xf ||
 	    v != ((f->addr >> 56) & 0xf))
 		return -EINVAL;
 	f->ptr_tag = (unsigned)v;
-	if (!eat(&s, " memory tag "))
+	if (!span_eat(&s, " memory tag "))
 		return -EINVAL;
-	if (eat(&s, "unknown"))
+	if (span_eat(&s, "unknown"))
 		f->mem_tag = MTE_TAG_UNKNOWN;
 	else if (eat_hex(&s, &v) && v <= 0xf)
 		f->mem_tag = (int)v;
 	else
 		return -EINVAL;
-	if (!eat(&s, " pc ") || !eat_hex(&s, &f->pc))
+	if (!span_eat(&s, " pc ") || !eat_hex(&s, &f->pc))
 		return -EINVAL;
 	if (s.n == 0)
 		return 0; /* patch 0003/0004 */
-	if (!eat(&s, " pid ") || !eat_dec(&s, &f->pid) || f->pid == 0)
+	if (!span_eat(&s, " pid ") || !eat_dec(&s, &f->pid) || f->pid == 0)
 		return -EINVAL;
-	if (eat(&s, " tags ")) {
+	if (span_eat(&s, " tags ")) {
 		if (!eat_tags(&s, f->tags))
 			return -EINVAL;
 		f->has_tags = true;
@@ -255,21 +200,21 @@ int mte_fault_parse(const char *line, size_t len, struct mte_fault *f)
 		}
 	}
 	memset(f, 0, sizeof(*f));
-	if (eat(&s, SYNC_PREFIX))
+	if (span_eat(&s, SYNC_PREFIX))
 		f->kind = MTE_FAULT_SYNC;
-	else if (eat(&s, ASYNC_PREFIX))
+	else if (span_eat(&s, ASYNC_PREFIX))
 		f->kind = MTE_FAULT_ASYNC;
 	else
 		return 0;
-	if (!eat(&s, " in "))
+	if (!span_eat(&s, " in "))
 		return -EINVAL;
 
 	enum mte_fault_report report = MTE_FAULT_SIGNAL;
 
-	if (ends_with(&s, SUFFIX_USER)) {
+	if (span_ends_with(&s, SUFFIX_USER)) {
 		report = MTE_FAULT_REPORT_USER;
 		s.n -= strlen(SUFFIX_USER);
-	} else if (ends_with(&s, SUFFIX_SYSCALL)) {
+	} else if (span_ends_with(&s, SUFFIX_SYSCALL)) {
 		report = MTE_FAULT_REPORT_SYSCALL;
 		s.n -= strlen(SUFFIX_SYSCALL);
 	}

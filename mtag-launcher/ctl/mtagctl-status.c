@@ -17,6 +17,7 @@
 #include "duration.h"
 #include "log.h"
 #include "mte.h"
+#include "procmte.h"
 #include "json.h"
 #include "mtagctl-sd.h"
 #include "mtagctl-status.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* procmaps.c -- which mapping holds an address (see procmaps.h). */
 #include "procmaps.h"
+#include "span.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -9,76 +10,6 @@
 #include <string.h>
 
 #define ADDR_MASK 0x00ffffffffffffffULL
-
-struct span {
-	const char *p;
-	size_t n;
-};
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static bool hex(struct span *s, uint64_t *v, size_t maxdig)
-{
-	size_t i;
-
-	*v = 0;
-	for (i = 0; i < s->n && hexval(s->p[i]) >= 0; i++) {
-		if (i == maxdig)
-			return false;
-		*v = *v << 4 | (uint64_t)hexval(s->p[i]);
-	}
-	if (!i)
-		return false;
-	s->p += i;
-	s->n -= i;
-	return true;
-}
-
-static bool dec(struct span *s, uint64_t *v)
-{
-	size_t i;
-
-	*v = 0;
-	for (i = 0; i < s->n && s->p[i] >= '0' && s->p[i] <= '9'; i++) {
-		if (*v > (UINT64_MAX - 9) / 10)
-			return false;
-		*v = *v * 10 + (uint64_t)(s->p[i] - '0');
-	}
-	if (!i)
-		return false;
-	s->p += i;
-	s->n -= i;
-	return true;
-}
-
-static bool ch(struct span *s, char c)
-{
-	if (!s->n || s->p[0] != c)
-		return false;
-	s->p++;
-	s->n--;
-	return true;
-}
-
-static bool spaces(struct span *s)
-{
-	size_t i = 0;
-
-	while (i < s->n && s->p[i] == ' ')
-		i++;
-	s->p += i;
-	s->n -= i;
-	return i > 0;
-}
 
 /* "start-end perms offset dev:dev inode    path" */
 int procmaps_parse_line(const char *line, size_t len, struct procmap *m)
@@ -89,8 +20,8 @@ int procmaps_parse_line(const char *line, size_t len, struct procmap *m)
 	while (s.n && (s.p[s.n - 1] == '\n' || s.p[s.n - 1] == '\r'))
 		s.n--;
 	memset(m, 0, sizeof(*m));
-	if (!hex(&s, &m->start, 16) || !ch(&s, '-') || !hex(&s, &m->end, 16) || m->end <= m->start ||
-	    !spaces(&s))
+	if (!span_hex(&s, &m->start, 16) || !span_ch(&s, '-') || !span_hex(&s, &m->end, 16) ||
+	    m->end <= m->start || !span_spaces(&s))
 		return -EINVAL;
 	if (s.n < 4)
 		return -EINVAL;
@@ -103,12 +34,13 @@ int procmaps_parse_line(const char *line, size_t len, struct procmap *m)
 	memcpy(m->perms, s.p, 4);
 	s.p += 4;
 	s.n -= 4;
-	if (!spaces(&s) || !hex(&s, &m->offset, 16) || !spaces(&s) || !hex(&s, &v, 8) || !ch(&s, ':') ||
-	    !hex(&s, &v, 8) || !spaces(&s) || !dec(&s, &m->inode))
+	if (!span_spaces(&s) || !span_hex(&s, &m->offset, 16) || !span_spaces(&s) ||
+	    !span_hex(&s, &v, 8) || !span_ch(&s, ':') || !span_hex(&s, &v, 8) || !span_spaces(&s) ||
+	    !span_dec(&s, &m->inode, UINT64_MAX))
 		return -EINVAL;
 	if (s.n == 0)
 		return 0;
-	if (!spaces(&s))
+	if (!span_spaces(&s))
 		return -EINVAL;
 	if (s.n >= sizeof(m->path) || memchr(s.p, '\0', s.n))
 		return -EINVAL;

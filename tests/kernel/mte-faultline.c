@@ -449,28 +449,6 @@ static void case_path_control(void)
 
 /* --- driver ----------------------------------------------------------------- */
 
-static void run_case(const char *name, void (*fn)(void))
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return result(0, name, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		failures = 0;
-		fn();
-		fflush(stdout);
-		_exit(failures > 100 ? 100 : failures);
-	}
-	waitpid(pid, &status, 0);
-	if (WIFEXITED(status))
-		failures += WEXITSTATUS(status);
-	else
-		result(0, name, "case process ended with status 0x%x", status);
-}
-
 void test_fault_line(void)
 {
 	/* The fault lines are rate limited (10 per 5 s). */

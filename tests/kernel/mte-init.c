@@ -53,6 +53,28 @@ void result(int ok, const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
+void run_case(const char *name, void (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return result(0, name, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		failures = 0;
+		fn();
+		fflush(stdout);
+		_exit(failures > 100 ? 100 : failures);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status))
+		failures += WEXITSTATUS(status);
+	else
+		result(0, name, "case process ended with status 0x%x", status);
+}
+
 /*
  * Whether kernel line s is as pattern pat: '#' stands for any one character,
  * '*' for a run of hex digits (a PC), anything else for itself.

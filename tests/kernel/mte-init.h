@@ -42,6 +42,11 @@ extern int failures;
 /* PASS / FAIL line; fmt (may be NULL) says why it failed. */
 void result(int ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Run FN in a child process (a case that traps or changes its own
+ * tag-check state cannot harm the next); its failures, or its death, count
+ * under NAME. */
+void run_case(const char *name, void (*fn)(void));
 int line_match(const char *pat, const char *s);
 unsigned long tag_ptr(void *p, unsigned int tag);
 void set_mem_tag(unsigned long p);

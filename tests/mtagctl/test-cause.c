@@ -8,20 +8,6 @@
 #include "testcore.h"
 #include "unit.h"
 
-static int load(const char *name, struct mte_fault *f)
-{
-	char path[256];
-	size_t len;
-	char *line;
-	int r;
-
-	snprintf(path, sizeof(path), "kmsg/%s.txt", name);
-	line = read_data(path, &len);
-	r = mte_fault_parse(line, len, f);
-	free(line);
-	return r;
-}
-
 #define H 0xaaaad5a21000ULL
 
 /* Two malloc(32) in a row (chunks a at H+0x2a0 and b at H+0x2d0, tags 3
@@ -86,7 +72,7 @@ static void test_line_overflow(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_LIKELY);
 	CHECK(ci.distance == 0 && ci.alloc_min_size == 32 && ci.alloc_size == 0);
@@ -94,7 +80,7 @@ static void test_line_overflow(void)
 	CHECK_STR(ci.text, "heap buffer overflow: the access is 0 bytes past the end of a 32-byte "
 			   "allocation at 0xaaaad5a212b0");
 	/* Report mode: the same. */
-	CHECK(load("report-syscall", &f) == 1);
+	CHECK(parse_kmsg("report-syscall", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_LIKELY);
 }
@@ -105,7 +91,7 @@ static void test_line_overflow_same_tag(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-overflow-same-tag", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow-same-tag", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_POSSIBLE);
 	CHECK(ci.distance == 0);
@@ -116,7 +102,7 @@ static void test_line_overflow_big(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-overflow-big", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow-big", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_LIKELY);
 	CHECK(ci.distance == 4 && ci.alloc_min_size == 128 && ci.alloc_start == 0);
@@ -129,7 +115,7 @@ static void test_line_overflow_far(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-overflow-far", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow-far", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_POSSIBLE);
 	CHECK(ci.distance == 64 && ci.alloc_min_size == 48);
@@ -141,7 +127,7 @@ static void test_line_uaf(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-uaf", &f) == 1);
+	CHECK(parse_kmsg("sync-uaf", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_USE_AFTER_FREE && ci.confidence == MTE_CONF_LIKELY);
 	CHECK_STR(ci.text, "use-after-free (or a wild pointer into freed memory): the granule at "
@@ -158,11 +144,11 @@ static void test_line_wild(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-wild", &f) == 1);
+	CHECK(parse_kmsg("sync-wild", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_WILD && ci.confidence == MTE_CONF_POSSIBLE);
 	CHECK(strstr(ci.text, "carries tag 0x9, another live allocation's; pointer tag 0x5"));
-	CHECK(load("sync-untagged", &f) == 1);
+	CHECK(parse_kmsg("sync-untagged", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_WILD && ci.confidence == MTE_CONF_LIKELY);
 	CHECK(strncmp(ci.text, "untagged pointer:", 17) == 0);
@@ -173,7 +159,7 @@ static void test_line_underflow(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-underflow-unmapped", &f) == 1);
+	CHECK(parse_kmsg("sync-underflow-unmapped", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_UNDERFLOW && ci.confidence == MTE_CONF_LIKELY);
 	CHECK(ci.distance == 8 && ci.alloc_start == 0xffff9a000010ULL && ci.alloc_min_size == 64);
@@ -186,23 +172,23 @@ static void test_line_old_and_async(void)
 	struct mte_fault f;
 	struct mte_cause_info ci;
 
-	CHECK(load("sync-old-0003", &f) == 1);
+	CHECK(parse_kmsg("sync-old-0003", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_USE_AFTER_FREE && ci.confidence == MTE_CONF_POSSIBLE);
 	CHECK(strstr(ci.text, "this kernel logs no neighbouring tags"));
-	CHECK(load("sync-old-0004-report", &f) == 1);
+	CHECK(parse_kmsg("sync-old-0004-report", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_UNKNOWN && ci.confidence == MTE_CONF_NONE);
-	CHECK(load("async-new", &f) == 1);
+	CHECK(parse_kmsg("async-new", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_UNKNOWN && ci.confidence == MTE_CONF_NONE);
 	CHECK_STR(ci.text, "asynchronous fault: the CPU does not record the address; run the service "
 			   "in sync mode to find the bug");
-	CHECK(load("async-old", &f) == 1);
+	CHECK(parse_kmsg("async-old", &f) == 1);
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_UNKNOWN);
 	/* The tag changed since (another thread retagged). */
-	CHECK(load("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	f.tags[8] = 3;
 	mte_classify(&f, NULL, &ci);
 	CHECK(ci.cause == MTE_CAUSE_UNKNOWN && ci.confidence == MTE_CONF_NONE);
@@ -217,14 +203,14 @@ static void test_core_overflow(void)
 
 	mtebug_heap(&h);
 	CHECK(core_from(&c, &h, 1, true, 0) == 0);
-	CHECK(load("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	mte_classify(&f, &c.v, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_CERTAIN);
 	CHECK(ci.alloc_size == 32 && ci.alloc_start == H + 0x2b0 && ci.distance == 0);
 	CHECK_STR(ci.text, "heap buffer overflow: the access is 0 bytes past the end of a 32-byte "
 			   "allocation at 0xaaaad5a212b0");
 	/* A 0003 line (no tags): the core has them. */
-	CHECK(load("sync-old-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-old-overflow", &f) == 1);
 	mte_classify(&f, &c.v, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_CERTAIN && ci.alloc_size == 32);
 	core_done(&c);
@@ -232,7 +218,7 @@ static void test_core_overflow(void)
 	/* A header that does not fit the tags: no certainty. */
 	heap_put64(&h, H + 0x2a8, 0x41);
 	CHECK(core_from(&c, &h, 1, true, 0) == 0);
-	CHECK(load("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	mte_classify(&f, &c.v, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_LIKELY && ci.alloc_size == 0);
 	core_done(&c);
@@ -266,7 +252,7 @@ static void test_core_overflow_big(void)
 	heap_chunk(&h, B + 0x1200, 0x90, 1, 0xb);
 	heap_chunk(&h, B + 0x1290, 0xd70, 1, 0);
 	CHECK(core_from(&c, &h, 1, true, 0) == 0);
-	CHECK(load("sync-overflow-big", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow-big", &f) == 1);
 	mte_classify(&f, &c.v, &ci);
 	CHECK(ci.cause == MTE_CAUSE_OVERFLOW && ci.confidence == MTE_CONF_CERTAIN);
 	CHECK(ci.alloc_size == 512 && ci.alloc_start == B + 0x1000 && ci.distance == 4);
@@ -311,7 +297,7 @@ static void test_core_uaf(void)
 	mtebug_heap(&h);
 	heap_tcache_free(&h, H + 0x2e0);
 	CHECK(core_from(&c, &h, 1, true, 0) == 0);
-	CHECK(load("sync-uaf", &f) == 1);
+	CHECK(parse_kmsg("sync-uaf", &f) == 1);
 	mte_classify(&f, &c.v, &ci);
 	/* In the tcache: glibc's bookkeeping does not show it free. */
 	CHECK(ci.cause == MTE_CAUSE_USE_AFTER_FREE && ci.confidence == MTE_CONF_LIKELY);
@@ -378,7 +364,7 @@ static void test_core_degrades(void)
 	size_t full;
 
 	mtebug_heap(&h);
-	CHECK(load("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	/* No tag segments: as from the line. */
 	CHECK(core_from(&c, &h, 1, false, 0) == 0);
 	CHECK(!core_has_tags(&c.cf));
@@ -403,7 +389,7 @@ static void test_core_degrades(void)
 	}
 	/* The UAF with a cut core: from the line. */
 	heap_tcache_free(&h, H + 0x2e0);
-	CHECK(load("sync-uaf", &f) == 1);
+	CHECK(parse_kmsg("sync-uaf", &f) == 1);
 	CHECK(core_from(&c, &h, 1, true, full - 100) == 0);
 	mte_classify(&f, &c.v, &ci);
 	CHECK(ci.cause == MTE_CAUSE_USE_AFTER_FREE && ci.confidence == MTE_CONF_LIKELY);

@@ -5,32 +5,12 @@
 #include "faultline.h"
 #include "unit.h"
 
-/* Parse data/kmsg/NAME.txt (its newline included). */
-static int parse(const char *name, struct mte_fault *f)
-{
-	char path[256];
-	size_t len;
-	char *line;
-	int r;
-
-	snprintf(path, sizeof(path), "kmsg/%s.txt", name);
-	line = read_data(path, &len);
-	/* A copy of exactly LEN bytes, no NUL: ASan catches reads past it. */
-	char *copy = malloc(len ? len : 1);
-
-	memcpy(copy, line, len);
-	r = mte_fault_parse(copy, len, f);
-	free(copy);
-	free(line);
-	return r;
-}
-
 static void test_sync_overflow(void)
 {
 	struct mte_fault f;
 	char tags[32];
 
-	CHECK(parse("sync-overflow", &f) == 1);
+	CHECK(parse_kmsg("sync-overflow", &f) == 1);
 	CHECK(f.kind == MTE_FAULT_SYNC);
 	CHECK_STR(f.comm, "mtebug");
 	CHECK(f.tid == 1234 && f.pid == 1234);
@@ -50,7 +30,7 @@ static void test_sync_uaf(void)
 {
 	struct mte_fault f;
 
-	CHECK(parse("sync-uaf", &f) == 1);
+	CHECK(parse_kmsg("sync-uaf", &f) == 1);
 	CHECK(f.tid == 1240 && f.ptr_tag == 0xe && f.mem_tag == 0);
 	CHECK(f.addr == 0x0e00aaaad5a212f0ULL);
 }
@@ -60,7 +40,7 @@ static void test_unmapped_neighbours(void)
 	struct mte_fault f;
 	char tags[32];
 
-	CHECK(parse("sync-underflow-unmapped", &f) == 1);
+	CHECK(parse_kmsg("sync-underflow-unmapped", &f) == 1);
 	CHECK_STR(f.comm, "redis-server");
 	for (int i = 0; i < MTE_FAULT_AROUND; i++)
 		CHECK(f.tags[i] == MTE_TAG_UNKNOWN);
@@ -76,14 +56,14 @@ static void test_report_suffixes(void)
 {
 	struct mte_fault f;
 
-	CHECK(parse("report-user", &f) == 1);
+	CHECK(parse_kmsg("report-user", &f) == 1);
 	CHECK(f.report == MTE_FAULT_REPORT_USER);
 	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
-	CHECK(parse("report-syscall", &f) == 1);
+	CHECK(parse_kmsg("report-syscall", &f) == 1);
 	CHECK(f.report == MTE_FAULT_REPORT_SYSCALL);
 	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
 	CHECK(f.tid == 2003 && f.pid == 2001);
-	CHECK(parse("sync-old-0004-report", &f) == 1);
+	CHECK(parse_kmsg("sync-old-0004-report", &f) == 1);
 	CHECK(f.report == MTE_FAULT_REPORT_SYSCALL && f.mem_tag == MTE_TAG_UNKNOWN && !f.has_tags);
 	CHECK(f.pid == 0 && !f.cgroup[0]);
 }
@@ -92,19 +72,19 @@ static void test_async(void)
 {
 	struct mte_fault f;
 
-	CHECK(parse("async-new", &f) == 1);
+	CHECK(parse_kmsg("async-new", &f) == 1);
 	CHECK(f.kind == MTE_FAULT_ASYNC && !f.has_addr && !f.has_tags);
 	CHECK_STR(f.comm, "nginx: worker");
 	CHECK(f.tid == 2001 && f.pid == 1999);
 	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
 	CHECK(f.report == MTE_FAULT_SIGNAL);
-	CHECK(parse("async-new-report", &f) == 1);
+	CHECK(parse_kmsg("async-new-report", &f) == 1);
 	CHECK(f.report == MTE_FAULT_REPORT_USER);
 	CHECK_STR(f.cgroup, "/system.slice/nginx.service");
-	CHECK(parse("async-old", &f) == 1);
+	CHECK(parse_kmsg("async-old", &f) == 1);
 	CHECK(f.kind == MTE_FAULT_ASYNC && f.tid == 1234 && f.pid == 0 && !f.cgroup[0]);
 	CHECK_STR(f.comm, "nginx");
-	CHECK(parse("async-old-report", &f) == 1);
+	CHECK(parse_kmsg("async-old-report", &f) == 1);
 	CHECK(f.report == MTE_FAULT_REPORT_USER && f.tid == 1234);
 }
 
@@ -113,7 +93,7 @@ static void test_old_sync(void)
 	struct mte_fault f;
 	char tags[32] = "x";
 
-	CHECK(parse("sync-old-0003", &f) == 1);
+	CHECK(parse_kmsg("sync-old-0003", &f) == 1);
 	CHECK(f.addr == 0x0f00ffff9a2c1040ULL && f.ptr_tag == 0xf && f.mem_tag == 0);
 	CHECK(f.pc == 0xaaaad00d1234ULL && f.pid == 0 && !f.has_tags && !f.cgroup[0]);
 	mte_fault_tags_str(&f, tags, sizeof(tags));
@@ -124,16 +104,16 @@ static void test_odd_comms(void)
 {
 	struct mte_fault f;
 
-	CHECK(parse("comm-brackets", &f) == 1);
+	CHECK(parse_kmsg("comm-brackets", &f) == 1);
 	CHECK_STR(f.comm, "w [1]: x]:[2]");
 	CHECK(f.tid == 4321 && f.pid == 4320);
 	CHECK_STR(f.cgroup, "/user.slice/user-1000.slice/session-3.scope");
-	CHECK(parse("comm-spaces", &f) == 1);
+	CHECK(parse_kmsg("comm-spaces", &f) == 1);
 	CHECK_STR(f.comm, "my prog [x]");
 	CHECK(f.tid == 99 && f.pid == 98);
 	CHECK_STR(f.cgroup, "/system.slice/my\\x20prog.service/payload");
 	/* A cgroup path that looks like the rest of a line: COMM is short. */
-	CHECK(parse("cgroup-spaces", &f) == 1);
+	CHECK(parse_kmsg("cgroup-spaces", &f) == 1);
 	CHECK_STR(f.comm, "sh");
 	CHECK(f.tid == 5 && f.pid == 5);
 	CHECK_STR(f.cgroup, "/machine.slice/odd name [1]: pid 2 cgroup /x");
@@ -149,7 +129,7 @@ static void test_malformed(void)
 	struct mte_fault f;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int r = parse(bad[i], &f);
+		int r = parse_kmsg(bad[i], &f);
 
 		if (r != -EINVAL)
 			printf("# %s: %d\n", bad[i], r);
@@ -163,7 +143,7 @@ static void test_not_fault_lines(void)
 	struct mte_fault f;
 
 	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
-		CHECK(parse(other[i], &f) == 0);
+		CHECK(parse_kmsg(other[i], &f) == 0);
 	CHECK(mte_fault_parse("", 0, &f) == 0);
 	CHECK(mte_fault_parse("[", 1, &f) == 0);
 	CHECK(mte_fault_parse("[ 1.0]", 6, &f) == 0);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "faultline.h"
 #include "unit.h"
 
 const char *data_path(const char *name)
@@ -48,10 +49,31 @@ char *read_data(const char *name, size_t *len)
 	return buf;
 }
 
+int parse_kmsg(const char *name, struct mte_fault *f)
+{
+	char path[256];
+	size_t len;
+	char *line, *copy;
+	int r;
+
+	snprintf(path, sizeof(path), "kmsg/%s.txt", name);
+	line = read_data(path, &len);
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		exit(2);
+	memcpy(copy, line, len);
+	r = mte_fault_parse(copy, len, f);
+	free(copy);
+	free(line);
+	return r;
+}
+
 int main(void)
 {
 	static void (*const runs[])(void) = {
-		run_faultline_tests, run_cause_tests, run_corefile_tests, run_procmaps_tests, run_smaps_tests, run_cgroupfs_tests, run_json_tests, run_prom_tests, NULL,
+		run_faultline_tests, run_cause_tests, run_corefile_tests, run_procmaps_tests,
+		run_smaps_tests,     run_procmte_tests, run_cgroupfs_tests, run_json_tests,
+		run_prom_tests,      NULL,
 	};
 
 	return unit_run_all("mtag-ctl-unit", runs);

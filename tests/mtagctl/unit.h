@@ -9,6 +9,7 @@ void run_cause_tests(void);
 void run_corefile_tests(void);
 void run_procmaps_tests(void);
 void run_smaps_tests(void);
+void run_procmte_tests(void);
 void run_cgroupfs_tests(void);
 void run_json_tests(void);
 void run_prom_tests(void);
@@ -18,5 +19,11 @@ void run_prom_tests(void);
 char *read_data(const char *name, size_t *len);
 /* The path of data file NAME (static buffer). */
 const char *data_path(const char *name);
+
+/* mte_fault_parse() of the recorded line data/kmsg/NAME.txt (its newline
+ * included), given as a copy of exactly its length, with no NUL after it,
+ * so that ASan catches a read past the end. */
+struct mte_fault;
+int parse_kmsg(const char *name, struct mte_fault *f);
 
 #endif

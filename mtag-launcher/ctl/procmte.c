@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* procmte.c -- what /proc says of a process's tag checking (see
+ * procmte.h). */
+#include "procmte.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smaps.h"
+
+
+/* "Key:\tvalue\n" of a status file: cut LINE after the key and return the
+ * value, without its blanks and newline; NULL if there is no ':'. */
+static char *split_status_line(char *line)
+{
+	char *v = strchr(line, ':');
+
+	if (!v)
+		return NULL;
+	*v++ = '\0';
+	v += strspn(v, " \t");
+	v[strcspn(v, "\n")] = '\0';
+	return v;
+}
+
+int proc_thread_mte(const char *proc_dir, pid_t pid, pid_t tid, struct thread_mte *t)
+{
+	char path[512], line[256];
+	FILE *f;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(path, sizeof(path), "%s/%d/task/%d/status", proc_dir, (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = split_status_line(line);
+
+		if (!v)
+			continue;
+		if (strcmp(line, "MTE_TCF") == 0) {
+			t->has_tcf = true;
+			snprintf(t->tcf, sizeof(t->tcf), "%s", v);
+		} else if (strcmp(line, "MTE_Report") == 0) {
+			t->has_report = true;
+			t->report_on = strcmp(v, "on") == 0;
+		} else if (strcmp(line, "MTE_ReportChecking") == 0) {
+			t->suspended = strstr(v, "suspended") != NULL;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+const char *tcf_mode_word(const char *tcf, bool report_on)
+{
+	const char *mode = NULL;
+
+	if (strcmp(tcf, "none") == 0)
+		mode = "off";
+	else if (strcmp(tcf, "sync") == 0)
+		mode = "sync";
+	else if (strcmp(tcf, "async") == 0)
+		mode = "async";
+	else if (strcmp(tcf, "sync,async") == 0 || strcmp(tcf, "async,sync") == 0)
+		mode = "asymm";
+	if (mode && report_on)
+		mode = "report";
+	return mode;
+}
+
+static void read_threads(const char *proc_dir, pid_t pid, struct proc_mte *m)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%d/task", proc_dir, (int)pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+
+		if (de->d_name[0] == '.' || *end || tid <= 0)
+			continue;
+		struct thread_mte t;
+
+		if (proc_thread_mte(proc_dir, pid, (pid_t)tid, &t) < 0)
+			continue;
+		m->threads++;
+		if (m->has_report_line && t.suspended) {
+			if (m->threads_suspended < PROC_MTE_TIDS)
+				m->suspended[m->threads_suspended] = (pid_t)tid;
+			m->threads_suspended++;
+		}
+		if (m->has_tcf_line && strcmp(t.tcf, m->tcf) != 0) {
+			if (!m->threads_tcf_differ) {
+				m->tcf_differ_tid = (pid_t)tid;
+				snprintf(m->tcf_differ, sizeof(m->tcf_differ), "%s", t.tcf[0] ? t.tcf : "?");
+			}
+			m->threads_tcf_differ++;
+		}
+	}
+	closedir(d);
+}
+
+int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
+{
+	char path[512], line[1024];
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path), "%s/%d/status", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = split_status_line(line);
+
+		if (!v)
+			continue;
+		if (strcmp(line, "Name") == 0)
+			snprintf(m->comm, sizeof(m->comm), "%s", v);
+		else if (strcmp(line, "MTE_TCF") == 0) {
+			m->has_tcf_line = true;
+			snprintf(m->tcf, sizeof(m->tcf), "%s", v);
+		} else if (strcmp(line, "MTE_TagInclude") == 0) {
+			m->has_mask_line = true;
+			snprintf(m->tag_include, sizeof(m->tag_include), "%s", v);
+		} else if (strcmp(line, "MTE_Report") == 0) {
+			m->has_report_line = true;
+			m->report_on = strcmp(v, "on") == 0;
+		} else if (strcmp(line, "MTE_ReportReenable") == 0) {
+			m->report_reenable_ns = strtoull(v, NULL, 10);
+		}
+	}
+	fclose(f);
+	read_threads(proc_dir, pid, m);
+
+	/* The smaps part: smaps.c. */
+	struct smaps_mte s;
+	int r = smaps_read_pid(proc_dir, pid, &s);
+
+	if (r < 0)
+		return r;
+	m->maps = s.n_mappings;
+	m->mt_maps = s.n_mt_mappings;
+	m->anon_kb = s.anon_kb;
+	m->mt_anon_kb = s.mt_anon_kb;
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* procmte.h -- what /proc says of a process's tag checking (mtag kernel
+ * lines in /proc/PID/status and its threads', PROT_MTE mappings in smaps),
+ * for mtagctl status. */
+#ifndef MTAG_PROCMTE_H
+#define MTAG_PROCMTE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* What /proc tells about a process. */
+struct proc_mte {
+	char comm[64];
+	unsigned maps, mt_maps;  /* mappings, and those with the "mt" VmFlag */
+	unsigned long long anon_kb, mt_anon_kb; /* Anonymous: kB, all and in mt mappings */
+	bool has_tcf_line;       /* kernel shows MTE_TCF: (mtag kernel) */
+	char tcf[64];            /* its value: none, sync, async, sync,async */
+	bool has_mask_line;
+	char tag_include[32];    /* MTE_TagInclude: value */
+	/* Report-only mode (mtag kernel patch 0004). */
+	bool has_report_line;    /* kernel shows MTE_Report: */
+	bool report_on;
+	unsigned long long report_reenable_ns; /* MTE_ReportReenable:, 0: never */
+	/* Threads (PROC_DIR/PID/task/) and those whose checking a report-mode
+	 * fault has turned off (MTE_ReportChecking: suspended). */
+	unsigned threads, threads_suspended;
+#define PROC_MTE_TIDS 16
+	pid_t suspended[PROC_MTE_TIDS]; /* the first PROC_MTE_TIDS of them */
+	/* Threads whose MTE_TCF is not the process's (the first of them). */
+	unsigned threads_tcf_differ;
+	pid_t tcf_differ_tid;
+	char tcf_differ[64];
+};
+
+/* Fill *M from PROC_DIR/PID (PROC_DIR normally "/proc").  Returns 0 or
+ * -errno for the first file that could not be read. */
+int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m);
+
+/* One thread: PROC_DIR/PID/task/TID/status. */
+struct thread_mte {
+	bool has_tcf;            /* MTE_TCF: (mtag kernel) */
+	char tcf[64];            /* none, sync, async, sync,async */
+	bool has_report;         /* MTE_Report: (patch 0004) */
+	bool report_on;
+	bool suspended;          /* MTE_ReportChecking: suspended */
+};
+/* 0 and *T, or -errno (the thread has gone). */
+int proc_thread_mte(const char *proc_dir, pid_t pid, pid_t tid, struct thread_mte *t);
+
+/* An MTE_TCF value in the launcher's words (MTAG_MODE of its journal
+ * entry): off, sync, async, asymm (the kernel's "sync,async"), or report
+ * when REPORT_ON; NULL for a value it does not know. */
+const char *tcf_mode_word(const char *tcf, bool report_on);
+
+#endif
