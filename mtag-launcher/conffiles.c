@@ -17,7 +17,8 @@
 
 #define MAX_POLICY_SIZE (16u << 20)
 
-/* Drop-in directories, highest priority first. */
+/* Drop-in directories, highest priority first: the index is the rank
+ * (POLICY_RANK_*) of the entries a file there holds. */
 static const char *const dropin_dirs[] = {
 	"/etc/mtag/policy.d",
 	"/run/mtag/policy.d",
@@ -25,6 +26,7 @@ static const char *const dropin_dirs[] = {
 	"/usr/lib/mtag/policy.d",
 };
 #define N_DROPIN_DIRS (sizeof(dropin_dirs) / sizeof(dropin_dirs[0]))
+_Static_assert(N_DROPIN_DIRS == POLICY_RANK_VENDOR + 1, "one rank a drop-in directory");
 
 static bool is_dev_null(const struct stat *st)
 {
@@ -118,6 +120,20 @@ static bool dir_is_safe(struct policy *p, const char *dir)
 	return true;
 }
 
+/* The rank of drop-in PATH: the index of the directory it is in. */
+static unsigned dropin_rank(const char *root, const char *path)
+{
+	size_t rl = root ? strlen(root) : 0;
+
+	for (size_t i = 0; i < N_DROPIN_DIRS; i++) {
+		size_t dl = strlen(dropin_dirs[i]);
+
+		if (strncmp(path + rl, dropin_dirs[i], dl) == 0 && path[rl + dl] == '/')
+			return (unsigned)i;
+	}
+	return POLICY_RANK_ETC;
+}
+
 unsigned conf_load(struct policy *p, const struct conf_opts *o)
 {
 	struct dropins d = { 0 };
@@ -139,8 +155,11 @@ unsigned conf_load(struct policy *p, const struct conf_opts *o)
 		free(dir);
 	}
 	dropins_sort(&d);
-	for (size_t i = 0; i < d.n; i++)
+	for (size_t i = 0; i < d.n; i++) {
+		p->rank = dropin_rank(o->root, d.v[i].path);
 		read += read_one(p, d.v[i].path, false, false);
+	}
+	p->rank = POLICY_RANK_ETC;
 	dropins_free(&d);
 	return read;
 }

@@ -100,6 +100,14 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 	struct strv execs = { 0 }, noexec = { 0 };
 	int rc = 0;
 
+	/* A vendor default that turns MTE off (a daemon known to break under
+	 * it) only keeps a glob from naming the unit: nothing to wrap. */
+	if (e && e->mode == MTAG_MODE_OFF && e->rank >= POLICY_RANK_LOCAL_LIB) {
+		if (named_exactly)
+			log_msg(LOG_INFO, NULL, "%s:%u: %s: vendor default off, not wrapped",
+				e->file, e->line, name);
+		return 0;
+	}
 	switch (unit_find(dirs, name, &fragment, &real)) {
 	case UNIT_NOT_FOUND:
 		if (named_exactly)

@@ -231,11 +231,16 @@ static int classify_pattern(struct policy *p, const char *file, unsigned line,
 static void set_cpu_preferred(struct policy *p, const char *file, unsigned line,
 			      enum mtag_mode mode)
 {
-	if (p->has_cpu_preferred)
-		policy_diag(p, DIAG_WARNING, file, line,
-			    "overrides the cpu-preferred entry at %s:%u",
-			    p->cpu_preferred_file, p->cpu_preferred_line);
+	if (p->has_cpu_preferred) {
+		if (p->rank > p->cpu_preferred_rank)
+			return; /* a vendor default under the admin's entry */
+		if (p->rank == p->cpu_preferred_rank)
+			policy_diag(p, DIAG_WARNING, file, line,
+				    "overrides the cpu-preferred entry at %s:%u",
+				    p->cpu_preferred_file, p->cpu_preferred_line);
+	}
 	p->has_cpu_preferred = true;
+	p->cpu_preferred_rank = p->rank;
 	p->cpu_preferred = mode;
 	p->cpu_preferred_file = file;
 	p->cpu_preferred_line = line;
@@ -282,11 +287,19 @@ static void add_entry(struct policy *p, const struct policy_entry *e)
 	if (*slot) {
 		struct policy_entry *old = &p->entries[*slot - 1];
 
-		/* A later entry for the same pattern replaces the earlier one
-		 * and keeps its place in the reading order. */
-		policy_diag(p, DIAG_WARNING, e->file, e->line,
-			    "overrides the entry for '%s' at %s:%u",
-			    e->pattern, old->file, old->line);
+		/* The higher-priority source wins (an /etc entry over a
+		 * vendor default, quietly: that is what they are for); within
+		 * one source a later entry replaces the earlier one.  Either
+		 * way the winner keeps the first one's place in the reading
+		 * order. */
+		if (e->rank > old->rank) {
+			free(e->pattern);
+			return;
+		}
+		if (e->rank == old->rank)
+			policy_diag(p, DIAG_WARNING, e->file, e->line,
+				    "overrides the entry for '%s' at %s:%u",
+				    e->pattern, old->file, old->line);
 		free(old->pattern);
 		*old = *e;
 		return;
@@ -368,6 +381,7 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	e.reenable_ns = DURATION_INFINITY;
 	e.file = policy_add_file(p, file);
 	e.line = lineno;
+	e.rank = p->rank;
 
 	for (int i = 2; i < n; i++) {
 		char *eq = strchr(tok[i], '=');

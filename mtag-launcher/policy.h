@@ -37,7 +37,16 @@ struct policy_entry {
 			       * time of a thread; DURATION_INFINITY: never */
 	const char *file; /* owned by struct policy's file list */
 	unsigned line;
+	unsigned rank;    /* the source's priority: POLICY_RANK_* */
 };
+
+/* Where an entry comes from, highest priority first.  Between two entries
+ * for the same pattern the higher-priority source wins, whatever the
+ * reading order; within one rank the later entry wins. */
+#define POLICY_RANK_ETC 0        /* /etc/mtag (and --config FILE) */
+#define POLICY_RANK_RUN 1        /* /run/mtag/policy.d */
+#define POLICY_RANK_LOCAL_LIB 2  /* /usr/local/lib/mtag/policy.d */
+#define POLICY_RANK_VENDOR 3     /* /usr/lib/mtag/policy.d: the package's */
 
 enum diag_level { DIAG_WARNING, DIAG_ERROR };
 
@@ -62,6 +71,9 @@ struct policy {
 	enum mtag_mode cpu_preferred;
 	const char *cpu_preferred_file;
 	unsigned cpu_preferred_line;
+	unsigned cpu_preferred_rank;
+	/* The rank policy_parse gives the entries it reads (default 0). */
+	unsigned rank;
 };
 
 void policy_init(struct policy *p);

@@ -75,15 +75,44 @@ static void test_dropin_order_and_masking(void)
 
 	/* main, 05-early, 10-vendor, 30-empty (/etc), 40-replaced (/etc) */
 	CHECK(load(NULL) == 5);
-	CHECK(P.n_diags == 1); /* x.service overridden: a warning */
-	CHECK(policy_error_count(&P) == 0);
-	CHECK_STR(mode_of("x.service"), "async");   /* later file overrides */
+	CHECK(P.n_diags == 0); /* /etc over a vendor default: no warning */
+	CHECK_STR(mode_of("x.service"), "off");     /* /etc beats the vendor's */
 	CHECK_STR(mode_of("abc.service"), "sync");  /* first glob (main file) */
 	CHECK_STR(mode_of("y.service"), "none");    /* masked by /dev/null */
 	CHECK_STR(mode_of("z.service"), "none");    /* masked by empty file */
 	CHECK_STR(mode_of("w.service"), "off");     /* /etc beats /run, /usr/lib */
 	CHECK_STR(mode_of("v.service"), "asymm");
-	CHECK(strstr(policy_lookup(&P, "x.service")->file, "/usr/lib/mtag/policy.d/10-vendor.conf"));
+	CHECK_STR(policy_lookup(&P, "x.service")->file + strlen(root), "/etc/mtag/policy.conf");
+}
+
+/* Vendor defaults (/usr/lib/mtag/policy.d) never override the admin's
+ * entries, whichever file is read first; a glob of the admin's still
+ * loses to a vendor default's exact name (that is what the defaults are
+ * for), and one source overriding itself is warned about. */
+static void test_vendor_defaults_rank_below_etc(void)
+{
+	const struct policy_entry *e;
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root: policy files must be root-owned");
+	new_root("rank");
+	put("/etc/mtag/policy.conf", "*.service sync\n");
+	put("/usr/lib/mtag/policy.d/10-compat.conf",
+	    "broken.service off\nfixed.service off\ncpu-preferred async\n");
+	put("/usr/local/lib/mtag/policy.d/20-site.conf", "fixed.service async\n");
+	put("/etc/mtag/policy.d/50-admin.conf", "fixed.service sync\ncpu-preferred sync\n");
+	put("/usr/lib/mtag/policy.d/60-later.conf", "fixed.service off\nb2.service off\nb2.service async\n");
+	CHECK(load(NULL) == 5);
+	CHECK_STR(mode_of("broken.service"), "off");   /* exact vendor name beats the glob */
+	CHECK_STR(mode_of("other.service"), "sync");
+	e = policy_lookup(&P, "fixed.service");
+	CHECK(e && e->mode == MTAG_MODE_SYNC && e->rank == POLICY_RANK_ETC);
+	CHECK_STR(e->file + strlen(root), "/etc/mtag/policy.d/50-admin.conf");
+	CHECK(P.has_cpu_preferred && P.cpu_preferred == MTAG_MODE_SYNC);
+	e = policy_lookup(&P, "broken.service");
+	CHECK(e && e->rank == POLICY_RANK_VENDOR);
+	CHECK_STR(mode_of("b2.service"), "async");     /* same source: later wins */
+	CHECK(P.n_diags == 1 && has_diag("overrides the entry for 'b2.service'"));
 }
 
 static void test_missing_files_are_fine(void)
@@ -170,6 +199,7 @@ static void test_not_a_regular_file(void)
 void run_conffiles_tests(void)
 {
 	RUN(test_dropin_order_and_masking);
+	RUN(test_vendor_defaults_rank_below_etc);
 	RUN(test_missing_files_are_fine);
 	RUN(test_single_file);
 	RUN(test_unsafe_files_refused);
