@@ -18,6 +18,7 @@ include mk/launcher.mk
 -include mk/kernel.mk
 -include mk/glibc.mk
 -include mk/image.mk
+-include mk/release.mk
 # mtagctl and mtag-faultd (mtag-launcher/ctl/), their tests.
 -include mk/mtagctl.mk
 -include mk/faultd.mk

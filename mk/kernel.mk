@@ -2,6 +2,9 @@
 # tools/build-kernel unpacks linux-source-6.1, applies patches/linux/series,
 # merges patches/linux/mtag-virt.config onto allnoconfig and builds with
 # ccache; results are cached in $(MTAG_CACHE)/kernel/<hash of the inputs>/.
+# FLAVOUR=cloud-arm64 or arm64: Debian's configuration of that name with
+# patches/linux/mtag-debian.config, for real machines (UEFI, GRUB,
+# initramfs, modules): build/kernel-FLAVOUR/ (see mk/release.mk).
 
 .PHONY: kernel kernel-force
 kernel:
