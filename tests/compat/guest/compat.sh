@@ -1,0 +1,206 @@
+#!/bin/bash
+# compat.sh -- the compatibility run, inside the booted arm64 guest (one
+# boot; tests/compat/run puts it on the share with daemons.list, the names
+# to run, lib.sh and daemons.sh).
+#
+# For each daemon, one at a time, and each mode in off, sync: the mode set
+# the normal way (/etc/mtag/policy.conf "UNIT MODE", systemctl daemon-reload,
+# the generator wraps the unit), systemctl start, then its smoke request
+# (daemons.sh) until it answers or the time is up, two more requests, and
+# what ran: the tag-check mode (MTE_TCF) of every process of the unit's
+# cgroup, how much of its anonymous memory is tagged (mtagctl status: smaps
+# "mt"), the kernel's tag-check fault lines naming its cgroup (no fault is
+# injected here: any fault is the daemon's own), restarts and cores, and
+# how long it took to start and to serve.  Then systemctl stop.
+#
+# Writes $S/results/: compat.tsv (one line per daemon and mode, header
+# first), versions.tsv (Debian package versions), meta.txt, evidence/
+# (kernel lines, mtagctl faults with the core's backtrace, the unit's
+# journal, for every daemon and mode that faulted or did not serve),
+# compat.done at the end.
+set -u
+S=${S:-/mnt/mtagtest}
+export S
+. "$S/lib.sh"
+. "$S/daemons.sh"
+LIST=$S/daemons.list
+NAMES=$(cat "$S/names")
+MODES=${MTAG_COMPAT_MODES:-off sync}
+TSV=$R/compat.tsv
+EVD=$R/evidence
+mkdir -p "$EVD"
+: >"$RESULTS"
+T0=$(date +%s)
+
+field_of() { awk -v n="$1" -v c="$2" '!/^#/ && $1 == n {print $c}' "$LIST"; }
+clean() { tr '\t\n' '  ' | sed 's/  *$//'; }
+ms() { date +%s%3N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", (b - a) / 1000}'; }
+
+# ------------------------------------------------------------ the guest
+{
+	echo "started=$(date -u +%FT%TZ)"
+	echo "kernel=$(uname -r)"
+	echo "libc6=$LIBC_VERSION"
+	echo "launcher=$(dpkg-query -W -f='${Version}' mtag-launcher 2>/dev/null || echo none)"
+	echo "hw_mte=$HW_MTE"
+	echo "mte_tcf_in_proc=$HAVE_TCF"
+	echo "fault_report=$HAVE_KREPORT"
+	echo "debian=$(cat /etc/debian_version)"
+	echo "systemd=$(dpkg-query -W -f='${Version}' systemd)"
+	echo "boot_s=$(uptime_s)"
+	echo "names=$(echo $NAMES)"
+} >"$R/meta.txt"
+info "guest: kernel $(uname -r), libc6 $LIBC_VERSION, hw mte $HW_MTE, MTE_TCF $HAVE_TCF, boot took $(uptime_s)s"
+
+# Package versions of every daemon run.
+: >"$R/versions.tsv"
+for n in $NAMES; do
+	for p in $(field_of "$n" 3 | tr , ' '); do
+		printf '%s\t%s\t%s\n' "$n" "$p" "$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo missing)" >>"$R/versions.tsv"
+	done
+done
+
+# Nothing of the list runs before its turn (socket activation, a package
+# that enabled itself anyway).
+for n in $NAMES; do
+	u=$(field_of "$n" 2)
+	was=$(systemctl is-active "$u" 2>/dev/null)
+	[ "$was" = active ] && info "$u was active at boot (stopped)"
+	systemctl stop "$u" $(field_of "$n" 6 | tr , ' ' | sed 's/^-$//') 2>/dev/null
+done
+# nginx (the proxies' backend) serves on port 80.
+systemctl is-active -q nginx.service || systemctl start nginx.service
+
+printf 'name\tunit\tmode\twrapped\tstart_rc\tstart_s\tserve_s\tserves\trequests\tactive_after\tnrestarts\tprocesses\ttcf\tanon_kb\ttagged_kb\tverdict\treason\tfaults\tfault_line\tcores\n' >"$TSV"
+
+# smoke NAME: one smoke request, with a hard timeout (a daemon that takes
+# the connection and never answers).  TOKEN: a fresh word per request.
+smoke() {
+	TOKEN=$(tr -dc a-z0-9 </dev/urandom | head -c 12)
+	START_EPOCH=$START_EPOCH TOKEN=$TOKEN timeout -k 5 120 bash -c \
+		'. "$S/lib.sh" && . "$S/daemons.sh" && "smoke_$1"' _ "$1" >>"$EVD/smoke-$1.log" 2>&1
+}
+
+# procs_of UNIT: the PIDs of its cgroup (nested cgroups too).
+procs_of() {
+	local cg; cg=$(systemctl show -p ControlGroup --value "$1")
+	[ -n "$cg" ] && [ -d "/sys/fs/cgroup$cg" ] || return 0
+	find "/sys/fs/cgroup$cg" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -nu
+}
+
+run_one() {
+	local n=$1 mode=$2 u t0 t1 t2 rc serves=no serve_s=- start_s wrapped k0 deadline
+	local reqs=0 active nrest pids p comm tcf procs="" tcfs="" j anon=0 tagged=0 verdict reason
+	local flines nf=0 cores=0 fl=""
+	u=$(field_of "$n" 2)
+	{
+		echo "# written by the mtag compat run (tests/compat/guest/compat.sh)"
+		echo "$u $mode"
+	} >/etc/mtag/policy.conf
+	systemctl daemon-reload
+	wrapped=no
+	systemctl show -p ExecStart "$u" | grep -q mtag-launcher && wrapped=yes
+	systemctl reset-failed "$u" 2>/dev/null
+	k0=$(kmsg_count)
+	START_EPOCH=$(date +%s)
+	t0=$(ms)
+	timeout 300 systemctl start "$u"; rc=$?
+	t1=$(ms)
+	start_s=$(secs "$t0" "$t1")
+	deadline=$(( $(date +%s) + ${SMOKE_WAIT:-120} ))
+	while :; do
+		if smoke "$n"; then
+			t2=$(ms); serves=yes; serve_s=$(secs "$t0" "$t2"); reqs=1
+			break
+		fi
+		[ "$(date +%s)" -ge "$deadline" ] && break
+		systemctl is-failed -q "$u" && [ "$(systemctl show -p Restart --value "$u")" = no ] && break
+		sleep 1
+	done
+	if [ $serves = yes ]; then
+		for _ in 1 2; do
+			smoke "$n" && reqs=$((reqs + 1))
+		done
+	fi
+	sleep 2
+	active=$(systemctl is-active "$u")
+	nrest=$(systemctl show -p NRestarts --value "$u")
+
+	# Every process of the cgroup: command, tag-check mode.
+	pids=$(procs_of "$u")
+	declare -A cnt=()
+	for p in $pids; do
+		comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+		tcf=$(tcf_of "$p"); tcf=${tcf:-unknown}
+		cnt["$comm($tcf)"]=$(( ${cnt["$comm($tcf)"]:-0} + 1 ))
+		[[ ",$tcfs," == *",$tcf,"* ]] || tcfs="${tcfs:+$tcfs,}$tcf"
+	done
+	procs=$(for p in "${!cnt[@]}"; do echo "$p x${cnt[$p]}"; done | sort | paste -sd, | sed 's/,/, /g')
+	unset cnt
+
+	# mtagctl: heap tagging and its verdict.
+	j=$(mtagctl --json status "$u" 2>/dev/null | jq -c '.[0] // empty' 2>/dev/null)
+	if [ -n "$j" ]; then
+		anon=$(jq -r '.heap.anonymous_kb' <<<"$j"); tagged=$(jq -r '.heap.tagged_kb' <<<"$j")
+		verdict=$(jq -r '.verdict' <<<"$j"); reason=$(jq -r '.reason' <<<"$j")
+	else
+		verdict=unknown; reason="mtagctl status gave nothing: $(mtagctl --json status "$u" 2>&1 | head -c 200)"
+	fi
+
+	# The kernel's tag-check fault lines of this unit since the start.
+	flines=$(kmsg_since "$k0" | grep 'tag check fault' | grep -F "/$u")
+	[ -n "$flines" ] && nf=$(grep -c . <<<"$flines") && fl=$(head -1 <<<"$flines" | sed 's/^\[ *[0-9.]*\] //')
+	cores=$(coredumpctl -q --no-pager list --since "@$START_EPOCH" _SYSTEMD_UNIT="$u" 2>/dev/null | grep -c .)
+
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"$n" "$u" "$mode" "$wrapped" "$rc" "$start_s" "$serve_s" "$serves" "$reqs/3" "$active" \
+		"${nrest:-0}" "$(clean <<<"${procs:--}")" "${tcfs:--}" "$anon" "$tagged" "$verdict" \
+		"$(clean <<<"$reason")" "$nf" "$(clean <<<"${fl:--}")" "$cores" >>"$TSV"
+	info "$n/$mode: wrapped=$wrapped start rc=$rc ${start_s}s serves=$serves (${serve_s}s, $reqs/3 requests) active=$active restarts=${nrest:-0} procs=[$procs] heap ${tagged}/${anon} kB tagged, $verdict; faults=$nf cores=$cores"
+
+	# Evidence for whatever went wrong.
+	if [ "$nf" -gt 0 ] || [ "$serves" = no ] || [ "$cores" -gt 0 ]; then
+		local e=$EVD/$n-$mode.txt
+		{
+			echo "== $n ($u) under $mode: serves=$serves start rc=$rc active=$active restarts=${nrest:-0} faults=$nf cores=$cores"
+			echo "== kernel (tag check fault lines and what else the kernel said since the start)"
+			kmsg_since "$k0" | sed 's/^\[ *[0-9.]*\] //'
+			echo "== mtagctl faults --unit $u"
+			mtagctl --no-pager faults --unit "$u" --since "@$START_EPOCH" 2>&1
+			echo "== coredumpctl info"
+			coredumpctl --no-pager info --since "@$START_EPOCH" _SYSTEMD_UNIT="$u" 2>&1 | head -80
+			echo "== systemctl status"
+			systemctl --no-pager -l status "$u" 2>&1 | head -30
+			echo "== journal of $u since the start"
+			journalctl --no-pager -o short-monotonic -u "$u" --since "@$START_EPOCH" 2>&1 | tail -80
+		} >"$e" 2>&1
+	fi
+
+	timeout 180 systemctl stop "$u" || { systemctl kill -s KILL "$u"; sleep 2; }
+	systemctl reset-failed "$u" 2>/dev/null
+}
+
+for n in $NAMES; do
+	tn=$(date +%s)
+	if ! declare -F "smoke_$n" >/dev/null; then
+		info "$n: no smoke_$n in daemons.sh"
+		continue
+	fi
+	if declare -F "setup_$n" >/dev/null; then
+		"setup_$n" >"$EVD/setup-$n.log" 2>&1 || info "$n: setup_$n failed: $(tail -3 "$EVD/setup-$n.log" | clean)"
+	fi
+	for mode in $MODES; do
+		run_one "$n" "$mode"
+	done
+	info "$n took $(( $(date +%s) - tn ))s"
+done
+
+rm -f /etc/mtag/policy.conf
+systemctl daemon-reload
+echo "finished=$(date -u +%FT%TZ)" >>"$R/meta.txt"
+echo "run_s=$(( $(date +%s) - T0 ))" >>"$R/meta.txt"
+journalctl -b -o short-monotonic >"$R/journal.txt" 2>&1
+dmesg >"$R/dmesg.txt" 2>&1
+info "compat run took $(( $(date +%s) - T0 ))s, guest uptime $(uptime_s)s"
+echo done >"$R/compat.done"
