@@ -72,7 +72,7 @@ done
 # nginx (the proxies' backend) serves on port 80.
 systemctl is-active -q nginx.service || systemctl start nginx.service
 
-printf 'name\tunit\tmode\twrapped\tstart_rc\tstart_s\tserve_s\tserves\trequests\tactive_after\tnrestarts\tprocesses\ttcf\tanon_kb\ttagged_kb\tverdict\treason\tfaults\tfault_line\tcores\n' >"$TSV"
+printf 'name\tunit\tmode\twrapped\tstart_rc\tstart_s\tserve_s\tserves\trequests\tactive_after\tnrestarts\tprocesses\ttcf\tanon_kb\ttagged_kb\tverdict\treason\tfaults\tfault_line\tcores\tmalloc_anon_kb\tmalloc_tagged_kb\tallocator\n' >"$TSV"
 
 # smoke NAME: one smoke request, with a hard timeout (a daemon that takes
 # the connection and never answers).  TOKEN: a fresh word per request.
@@ -115,7 +115,9 @@ run_one() {
 			break
 		fi
 		[ "$(date +%s)" -ge "$deadline" ] && break
-		systemctl is-failed -q "$u" && [ "$(systemctl show -p Restart --value "$u")" = no ] && break
+		# Failed to start and nothing will restart it.
+		[ "$rc" != 0 ] && [ "$(systemctl show -p Restart --value "$u")" = no ] &&
+			! systemctl -q is-active "$u" && break
 		sleep 1
 	done
 	if [ $serves = yes ]; then
@@ -138,6 +140,24 @@ run_one() {
 	done
 	procs=$(for p in "${!cnt[@]}"; do echo "$p x${cnt[$p]}"; done | sort | paste -sd, | sed 's/,/, /g')
 	unset cnt
+	# The memory malloc can hand out: anonymous memory of mappings with
+	# no file ([heap], arenas, mmap'd chunks, an own allocator's), not the
+	# copy-on-write pages of the libraries' data nor [stack]; how much of
+	# it is tagged; and which allocator the processes load.
+	local pa=0 pm=0 allocs="" a
+	for p in $pids; do
+		read -r a b < <(awk '/^[0-9a-f]+-[0-9a-f]+ / {path = $6; anonmap = (path == "" || path == "[heap]")}
+			/^Anonymous:/ {cur = $2}
+			/^VmFlags:/ {if (anonmap) {pa += cur; if ($0 ~ / mt( |$)/) pm += cur}; cur = 0}
+			END {print pa + 0, pm + 0}' "/proc/$p/smaps" 2>/dev/null)
+		pa=$((pa + ${a:-0})); pm=$((pm + ${b:-0}))
+		a=glibc
+		if grep -q 'libjemalloc' "/proc/$p/maps" 2>/dev/null; then a=jemalloc
+		elif grep -q 'libtcmalloc' "/proc/$p/maps" 2>/dev/null; then a=tcmalloc
+		elif ! grep -q '/libc\.so' "/proc/$p/maps" 2>/dev/null; then a=no-libc
+		fi
+		[[ ",$allocs," == *",$a,"* ]] || allocs="${allocs:+$allocs,}$a"
+	done
 
 	# mtagctl: heap tagging and its verdict.
 	j=$(mtagctl --json status "$u" 2>/dev/null | jq -c '.[0] // empty' 2>/dev/null)
@@ -151,13 +171,27 @@ run_one() {
 	# The kernel's tag-check fault lines of this unit since the start.
 	flines=$(kmsg_since "$k0" | grep 'tag check fault' | grep -F "/$u")
 	[ -n "$flines" ] && nf=$(grep -c . <<<"$flines") && fl=$(head -1 <<<"$flines" | sed 's/^\[ *[0-9.]*\] //')
-	cores=$(coredumpctl -q --no-pager list --since "@$START_EPOCH" _SYSTEMD_UNIT="$u" 2>/dev/null | grep -c .)
+	cores=$(coredumpctl -q --no-pager --no-legend list --since "@$START_EPOCH" _SYSTEMD_UNIT="$u" 2>/dev/null | grep -c .)
 
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$n" "$u" "$mode" "$wrapped" "$rc" "$start_s" "$serve_s" "$serves" "$reqs/3" "$active" \
 		"${nrest:-0}" "$(clean <<<"${procs:--}")" "${tcfs:--}" "$anon" "$tagged" "$verdict" \
-		"$(clean <<<"$reason")" "$nf" "$(clean <<<"${fl:--}")" "$cores" >>"$TSV"
-	info "$n/$mode: wrapped=$wrapped start rc=$rc ${start_s}s serves=$serves (${serve_s}s, $reqs/3 requests) active=$active restarts=${nrest:-0} procs=[$procs] heap ${tagged}/${anon} kB tagged, $verdict; faults=$nf cores=$cores"
+		"$(clean <<<"$reason")" "$nf" "$(clean <<<"${fl:--}")" "$cores" "$pa" "$pm" "${allocs:--}" >>"$TSV"
+	info "$n/$mode: wrapped=$wrapped start rc=$rc ${start_s}s serves=$serves (${serve_s}s, $reqs/3 requests) active=$active restarts=${nrest:-0} procs=[$procs] heap ${tagged}/${anon} kB tagged, $verdict; malloc-able ${pm}/${pa} kB tagged, allocator $allocs; faults=$nf cores=$cores"
+
+	# Every process: what it is, its mode, whether the launcher's
+	# tunable reached it (its environment at exec).
+	{
+		echo "== $n ($u) under $mode: the processes of the cgroup"
+		for p in $pids; do
+			printf 'pid %s ppid %s comm %s MTE_TCF %s tunable %s exe %s cmdline %s\n' "$p" \
+				"$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null)" \
+				"$(cat "/proc/$p/comm" 2>/dev/null)" "$(tcf_of "$p")" \
+				"$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -m1 '^GLIBC_TUNABLES=' || echo none)" \
+				"$(readlink "/proc/$p/exe" 2>/dev/null)" \
+				"$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-160)"
+		done
+	} >"$EVD/procs-$n-$mode.txt"
 
 	# Evidence for whatever went wrong.
 	if [ "$nf" -gt 0 ] || [ "$serves" = no ] || [ "$cores" -gt 0 ]; then
