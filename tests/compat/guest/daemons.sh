@@ -198,14 +198,12 @@ smoke_rsyslog() {
 
 # Schedulers: cron runs a job at the next minute.
 setup_cron() {
-	printf '* * * * * root date +%%s.%%N >/run/mtag-compat-cron\n' >/etc/cron.d/mtag-compat
+	echo '* * * * * root touch /run/mtag-compat-cron' >/etc/cron.d/mtag-compat
+	chmod 644 /etc/cron.d/mtag-compat
 }
 smoke_cron() {
 	# A run of the job after this start of cron (START_EPOCH: compat.sh).
-	local t
-	wait_for 75 bash -c '[ -s /run/mtag-compat-cron ] && [ "$(cut -d. -f1 /run/mtag-compat-cron)" -ge '"$START_EPOCH"' ]' || return 1
-	t=$(cut -d. -f1 /run/mtag-compat-cron)
-	[ "$t" -ge "$START_EPOCH" ]
+	wait_for 75 bash -c '[ -e /run/mtag-compat-cron ] && [ "$(stat -c %Y /run/mtag-compat-cron)" -ge '"$START_EPOCH"' ]'
 }
 
 # FTP: log in as the compat user, PWD, QUIT.
