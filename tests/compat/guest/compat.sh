@@ -94,6 +94,7 @@ run_one() {
 	local reqs=0 active nrest pids p comm tcf procs="" tcfs="" j anon=0 tagged=0 verdict reason
 	local flines nf=0 cores=0 fl=""
 	u=$(field_of "$n" 2)
+	local extra; extra=$(field_of "$n" 6 | tr , ' ' | sed 's/^-$//')
 	{
 		echo "# written by the mtag compat run (tests/compat/guest/compat.sh)"
 		echo "$u $mode"
@@ -102,6 +103,12 @@ run_one() {
 	wrapped=no
 	systemctl show -p ExecStart "$u" | grep -q mtag-launcher && wrapped=yes
 	systemctl reset-failed "$u" 2>/dev/null
+	# Started meanwhile (socket activation: syslog.socket, rpcbind.socket)
+	# under the previous policy: stop it, or "start" would be a no-op.
+	if systemctl -q is-active "$u"; then
+		info "$n/$mode: $u was active before its start (socket activation?): stopped"
+		systemctl stop "$u" $extra
+	fi
 	k0=$(kmsg_count)
 	START_EPOCH=$(date +%s)
 	t0=$(ms)
@@ -184,9 +191,11 @@ run_one() {
 	{
 		echo "== $n ($u) under $mode: the processes of the cgroup"
 		for p in $pids; do
-			printf 'pid %s ppid %s comm %s MTE_TCF %s tunable %s exe %s cmdline %s\n' "$p" \
+			printf 'pid %s ppid %s uid %s comm %s AT_SECURE %s MTE_TCF %s tunable %s exe %s cmdline %s\n' "$p" \
 				"$(awk '/^PPid:/ {print $2}' "/proc/$p/status" 2>/dev/null)" \
-				"$(cat "/proc/$p/comm" 2>/dev/null)" "$(tcf_of "$p")" \
+				"$(awk '/^Uid:/ {print $2 "/" $3}' "/proc/$p/status" 2>/dev/null)" \
+				"$(cat "/proc/$p/comm" 2>/dev/null)" \
+				"$(od -An -v -tu8 -w16 "/proc/$p/auxv" 2>/dev/null | awk '$1 == 23 {print $2}')" "$(tcf_of "$p")" \
 				"$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -m1 '^GLIBC_TUNABLES=' || echo none)" \
 				"$(readlink "/proc/$p/exe" 2>/dev/null)" \
 				"$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-160)"
@@ -211,7 +220,8 @@ run_one() {
 		} >"$e" 2>&1
 	fi
 
-	timeout 180 systemctl stop "$u" || { systemctl kill -s KILL "$u"; sleep 2; }
+	# The unit and what activates it (its sockets: DISABLE in the list).
+	timeout 180 systemctl stop "$u" $extra || { systemctl kill -s KILL "$u"; sleep 2; }
 	systemctl reset-failed "$u" 2>/dev/null
 }
 
