@@ -216,7 +216,7 @@ run_one() {
 			echo "== systemctl status"
 			systemctl --no-pager -l status "$u" 2>&1 | head -30
 			echo "== journal of $u since the start"
-			journalctl --no-pager -o short-monotonic -u "$u" --since "@$START_EPOCH" 2>&1 | tail -80
+			journalctl --no-pager -o short-monotonic -u "$u" --since "@$START_EPOCH" 2>&1 | head -150
 		} >"$e" 2>&1
 	fi
 
