@@ -23,6 +23,8 @@ include mk/launcher.mk
 -include mk/mtagctl.mk
 -include mk/faultd.mk
 -include mk/ctl-tests.mk
+# The compatibility run of Debian daemons (make compat, suite compat).
+-include mk/compat.mk
 
 check:
 	@tests/run-suites $(CHECK_SUITES)

@@ -97,3 +97,4 @@ install: build-pkg
 	install -D -m 0644 units/mtag-cpu-preferred.service $(DESTDIR)$(UNITDIR)/mtag-cpu-preferred.service
 	install -D -m 0644 $(LAUNCHER_DIR)/policy.conf $(DESTDIR)/etc/mtag/policy.conf
 	install -d -m 0755 $(DESTDIR)/etc/mtag/policy.d $(DESTDIR)/usr/lib/mtag/policy.d
+	install -m 0644 $(LAUNCHER_DIR)/policy.d/debian-daemons.conf $(DESTDIR)/usr/lib/mtag/policy.d/debian-daemons.conf
