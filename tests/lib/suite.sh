@@ -24,3 +24,28 @@ t_check() {
 
 # Milliseconds since the epoch, for stage timings.
 t_now_ms() { date +%s%3N; }
+
+# t_boot_verdict NAME RC CONSOLE TIMEOUT DONEFILE... -- the verdict of one
+# tests/vm/boot run: PASS NAME when qemu exited 0 and the guest wrote every
+# DONEFILE before it powered off; else FAIL NAME with what happened
+# (timeout, qemu's status, the missing file) and the console's last lines.
+# Returns non-zero on FAIL.
+t_boot_verdict() {
+	local name=$1 rc=$2 console=$3 timeout=$4 f last
+	shift 4
+	last=$(tail -5 "$console" 2>/dev/null | tr -d '\r' | tr '\n' '|')
+	if [ "$rc" -eq 124 ]; then
+		t_fail "$name" "guest did not power off within ${timeout}s (killed); console: $console, last lines: $last"
+		return 1
+	elif [ "$rc" -ne 0 ]; then
+		t_fail "$name" "qemu exited with status $rc; console: $console"
+		return 1
+	fi
+	for f; do
+		if [ ! -f "$f" ]; then
+			t_fail "$name" "guest powered off without finishing (no ${f##*/}); console: $console, last lines: $last"
+			return 1
+		fi
+	done
+	t_pass "$name"
+}
