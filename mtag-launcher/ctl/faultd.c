@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "cgunit.h"
 #include "faultfields.h"
 #include "faultline.h"
 #include "procmaps.h"
@@ -231,8 +232,11 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 			const struct mte_fault *f, struct faultd_entry *e)
 {
 	struct mte_cause_info ci;
-	char unit_buf[512], memtag[16], object[4096], tags[32], who[128];
-	const char *unit = f->cgroup[0] ? mte_cgroup_unit(f->cgroup, unit_buf, sizeof(unit_buf)) : NULL;
+	char unit_buf[256], user_unit_buf[256], memtag[16], object[4096], tags[32], who[128];
+	/* systemd's rules: a unit of a user's own manager is never taken for
+	 * a system unit of the same name (see cgunit.h). */
+	const char *unit = cgroup_system_unit(f->cgroup, unit_buf, sizeof(unit_buf));
+	const char *user_unit = unit ? cgroup_user_unit(f->cgroup, user_unit_buf, sizeof(user_unit_buf)) : NULL;
 	const char *mode = NULL;
 	pid_t pid = f->pid ? f->pid : f->tid; /* /proc/TID works for a thread too */
 	bool have_object = false, sync = f->kind == MTE_FAULT_SYNC;
@@ -280,6 +284,10 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 		/* "journalctl -u UNIT" shows entries with this field from
 		 * UID 0, as it does systemd-coredump's. */
 		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
+	}
+	if (user_unit) {
+		add(e, "MTAG_USER_UNIT", "%s", user_unit);
+		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
 	}
 	if (f->cgroup[0])
 		add(e, "MTAG_CGROUP", "%s", f->cgroup);

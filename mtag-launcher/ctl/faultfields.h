@@ -18,7 +18,11 @@
  *   MTAG_FAULT_KIND      sync | async
  *   MTAG_FAULT_ACTION    signal | report | report-syscall
  *                        (SIGSEGV sent, or logged by report mode)
- *   MTAG_UNIT            the unit of MTAG_CGROUP, when it has one
+ *   MTAG_UNIT            the system unit of MTAG_CGROUP, when it has one,
+ *                        by systemd's rules (cgunit.h): a fault in a unit of
+ *                        a user's manager is charged to user@UID.service
+ *   MTAG_USER_UNIT       the unit of the user's manager or session, when
+ *                        the cgroup is under one (as _SYSTEMD_USER_UNIT)
  *   MTAG_CGROUP          the cgroup v2 path the kernel printed
  *   MTAG_PID, MTAG_TID, MTAG_COMM
  *   MTAG_ADDR            0x... tagged address (sync)

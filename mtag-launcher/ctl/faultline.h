@@ -65,10 +65,4 @@ int mte_fault_parse(const char *line, size_t len, struct mte_fault *f);
 /* Format the "tags" field of F back ("--3300[0]00111111"); BUF >= 20. */
 void mte_fault_tags_str(const struct mte_fault *f, char *buf, size_t len);
 
-/* The unit of a cgroup path: the last path component that ends in
- * ".service", ".scope" or ".socket" ("/system.slice/nginx.service" ->
- * "nginx.service"; "/system.slice/foo.service/payload" -> "foo.service").
- * Copies it to BUF and returns BUF, or NULL when there is none. */
-char *mte_cgroup_unit(const char *cgroup, char *buf, size_t len);
-
 #endif

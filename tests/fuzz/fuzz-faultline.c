@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "cgunit.h"
 #include "faultline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -198,7 +199,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
-	if (mte_cgroup_unit(f.cgroup, unit, sizeof(unit)) && !unit[0])
+	if (cgroup_system_unit(f.cgroup, unit, sizeof(unit)) && !unit_name_valid_n(unit, strlen(unit)))
+		abort();
+	if (cgroup_user_unit(f.cgroup, unit, sizeof(unit)) && !unit_name_valid_n(unit, strlen(unit)))
 		abort();
 
 	mte_classify(&f, NULL, &ci);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "cgunit.h"
 #include "faultline.h"
 #include "unit.h"
 
@@ -176,19 +177,66 @@ static void test_cgroup_unit(void)
 {
 	char buf[64];
 
-	CHECK_STR(mte_cgroup_unit("/system.slice/nginx.service", buf, sizeof(buf)), "nginx.service");
-	CHECK_STR(mte_cgroup_unit("/system.slice/foo.service/payload", buf, sizeof(buf)), "foo.service");
-	CHECK_STR(mte_cgroup_unit("/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope", buf,
-				  sizeof(buf)),
+	/* systemd's cg_path_get_unit(): the first component after the
+	 * slices; whatever is below belongs to it. */
+	CHECK_STR(cgroup_system_unit("/system.slice/nginx.service", buf, sizeof(buf)), "nginx.service");
+	CHECK_STR(cgroup_system_unit("/system.slice/foo.service/payload", buf, sizeof(buf)), "foo.service");
+	CHECK_STR(cgroup_system_unit("/system.slice/system-getty.slice/getty@tty1.service", buf, sizeof(buf)),
+		  "getty@tty1.service");
+	CHECK_STR(cgroup_system_unit("/system.slice/sshd.socket", buf, sizeof(buf)), "sshd.socket");
+	CHECK_STR(cgroup_system_unit("/init.scope", buf, sizeof(buf)), "init.scope");
+	/* A user's own unit, named like a system service, is charged to
+	 * the user's manager, never to the system unit. */
+	CHECK_STR(cgroup_system_unit("/user.slice/user-1000.slice/user@1000.service/app.slice/nginx.service",
+				     buf, sizeof(buf)),
+		  "user@1000.service");
+	CHECK_STR(cgroup_system_unit("/user.slice/user-1000.slice/session-3.scope", buf, sizeof(buf)),
+		  "session-3.scope");
+	/* A container's own systemd: the container's scope on the host. */
+	CHECK_STR(cgroup_system_unit("/machine.slice/machine-web.scope/payload/system.slice/nginx.service",
+				     buf, sizeof(buf)),
+		  "machine-web.scope");
+	CHECK_STR(cgroup_system_unit("/system.slice/docker-0123abcd.scope/system.slice/nginx.service",
+				     buf, sizeof(buf)),
+		  "docker-0123abcd.scope");
+	/* cgroup escaping: a leading '_' is dropped. */
+	CHECK_STR(cgroup_system_unit("/system.slice/_cpu.service", buf, sizeof(buf)), "cpu.service");
+	/* No unit: only slices, the root, junk, a bare template, a
+	 * truncated kernel path. */
+	CHECK(cgroup_system_unit("/system.slice", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit(NULL, buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/.service", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/foo/nginx.service", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/system.slice/getty@.service", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/system.slice/ngi?nx.service", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/system.slice/nginx.serv...", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_system_unit("/system.slice/nginx.service", buf, 13) == NULL); /* too small */
+	CHECK_STR(cgroup_system_unit("/system.slice/nginx.service", buf, 14), "nginx.service");
+	CHECK_STR(cgroup_system_unit("//a.service//", buf, sizeof(buf)), "a.service");
+
+	/* cg_path_get_user_unit(). */
+	CHECK_STR(cgroup_user_unit("/user.slice/user-1000.slice/user@1000.service/app.slice/nginx.service",
+				   buf, sizeof(buf)),
+		  "nginx.service");
+	CHECK_STR(cgroup_user_unit("/user.slice/user-0.slice/user@0.service/app.slice/x.scope", buf,
+				   sizeof(buf)),
 		  "x.scope");
-	CHECK_STR(mte_cgroup_unit("/system.slice/sshd.socket", buf, sizeof(buf)), "sshd.socket");
-	CHECK(mte_cgroup_unit("/system.slice", buf, sizeof(buf)) == NULL);
-	CHECK(mte_cgroup_unit("/", buf, sizeof(buf)) == NULL);
-	CHECK(mte_cgroup_unit("", buf, sizeof(buf)) == NULL);
-	CHECK(mte_cgroup_unit("/.service", buf, sizeof(buf)) == NULL);
-	CHECK(mte_cgroup_unit("/system.slice/nginx.service", buf, 13) == NULL); /* too small */
-	CHECK_STR(mte_cgroup_unit("/system.slice/nginx.service", buf, 14), "nginx.service");
-	CHECK_STR(mte_cgroup_unit("//a.service//", buf, sizeof(buf)), "a.service");
+	CHECK_STR(cgroup_user_unit("/user.slice/user-1000.slice/session-3.scope/foo.service", buf,
+				   sizeof(buf)),
+		  "foo.service");
+	CHECK(cgroup_user_unit("/user.slice/user-1000.slice/user@1000.service/init.scope/x", buf,
+			       sizeof(buf)) != NULL);
+	CHECK(cgroup_user_unit("/system.slice/nginx.service", buf, sizeof(buf)) == NULL);
+	CHECK(cgroup_user_unit("/user.slice/user-1000.slice/user@x.service/app.slice/a.service", buf,
+			       sizeof(buf)) == NULL);
+	CHECK(cgroup_user_unit("/user.slice/user-1000.slice/user@1000.service", buf, sizeof(buf)) == NULL);
+
+	CHECK(unit_name_valid_n("a@b.service", 11));
+	CHECK(!unit_name_valid_n("a@.service", 10));
+	CHECK(!unit_name_valid_n("@b.service", 10));
+	CHECK(!unit_name_valid_n("a.nothing", 9));
 }
 
 void run_faultline_tests(void)
