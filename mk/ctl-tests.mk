@@ -25,12 +25,12 @@ ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 $(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm
+	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm -lzstd
 
 $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm -lzstd
 
 $(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)/ctl-lib

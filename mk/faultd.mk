@@ -25,7 +25,7 @@ define faultd_build
 $(BUILD)/$(1)/mtag-faultd: $(FAULTD_MAIN) $$$$(CTL_LIB_SRCS) $$$$(CTL_HDRS) debian/changelog
 	@mkdir -p $$(@D)
 	$(2) $(WARN_CFLAGS) $(3) $$(FAULTD_CPPFLAGS) $(4) -o $$@ \
-	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(5) -lm
+	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(5) -lm -lzstd
 endef
 
 $(eval $(call faultd_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(FAULTD_SYSTEMD_LIBS)))

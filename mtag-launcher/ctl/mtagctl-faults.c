@@ -20,6 +20,7 @@
 #include <systemd/sd-journal.h>
 
 #include "cause.h"
+#include "coreload.h"
 #include "faultfields.h"
 #include "faultline.h"
 #include "json.h"
@@ -91,70 +92,69 @@ static char *stack_of(const char *msg)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* Extract the core of systemd-coredump's entry (BOOT, PID) into a file
- * with coredumpctl (it knows the compression). Returns a malloc'ed path
- * of a temporary file or NULL with WHY. */
-static char *dump_core(const char *boot, const char *pid, char *why, size_t wlen)
+/* The core of systemd-coredump's entry, current in J: from the file it
+ * names (coreload.h: only a regular file in the coredump directory,
+ * capped), or from its COREDUMP field (Storage=journal), capped too.
+ * Returns 0 with *DATA (malloc'ed) and *SIZE, or -errno with WHY. */
+static int load_core(sd_journal *j, const char *file, void **data, size_t *size, char *why, size_t wlen)
 {
-	char tmpl[] = "/tmp/mtagctl-core.XXXXXX";
-	char mboot[64], mpid[64];
-	int fd = mkstemp(tmpl), st;
-	pid_t child;
+	const void *d;
+	size_t l, nl = strlen("COREDUMP=");
 
-	if (fd < 0) {
-		snprintf(why, wlen, "cannot create a temporary file: %s", strerror(errno));
-		return NULL;
+	if (file[0])
+		return core_load(COREDUMP_DIR, file, CORE_LOAD_MAX, data, size, why, wlen);
+	sd_journal_set_data_threshold(j, CORE_LOAD_MAX + nl + 1);
+	if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0 || l <= nl) {
+		snprintf(why, wlen, "the core is not stored (systemd-coredump's Storage=none, or it was too large)");
+		return -ENOENT;
 	}
-	close(fd);
-	snprintf(mboot, sizeof(mboot), "_BOOT_ID=%s", boot);
-	snprintf(mpid, sizeof(mpid), "COREDUMP_PID=%s", pid);
-	child = fork();
-	if (child == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execlp("coredumpctl", "coredumpctl", "--no-pager", "-q", "dump", "-o", tmpl,
-		       mboot, mpid, (char *)NULL);
-		_exit(127);
+	if (l > CORE_LOAD_MAX + nl) {
+		snprintf(why, wlen, "refused: the core is larger than %llu MiB",
+			 (unsigned long long)(CORE_LOAD_MAX >> 20));
+		return -EFBIG;
 	}
-	if (child < 0 || waitpid(child, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		snprintf(why, wlen, "coredumpctl dump failed (%s)",
-			 child < 0 ? strerror(errno) :
-			 WIFEXITED(st) && WEXITSTATUS(st) == 127 ? "coredumpctl not installed" :
-			 "the core is not stored, or was removed");
-		unlink(tmpl);
-		return NULL;
-	}
-	return xstrdup(tmpl);
+	*size = l - nl;
+	*data = xmalloc(*size);
+	memcpy(*data, (const char *)d + nl, *size);
+	return 0;
 }
 
-/* Find systemd-coredump's entry for R's process and use it. */
+/* Find systemd-coredump's entry for R's process and use it.  Only an
+ * entry systemd-coredump wrote counts (trust.h): anybody can write one
+ * with its MESSAGE_ID and a COREDUMP_FILENAME of their choosing. */
 static void add_core(const struct ctl *c, struct fault_rec *r)
 {
 	sd_journal *j;
 	char m[128], file[600] = "", maps_pc[600] = "", why[256] = "";
-	char *msg = NULL, *maps = NULL, *path;
+	char *msg = NULL, *maps = NULL;
+	void *data = NULL;
+	size_t size = 0;
 	struct mte_fault f;
-	int found = 0;
+	int found = 0, e = -ENOENT;
+	bool want_core;
 
 	if (!r->pid[0] || !r->boot[0] || strcmp(r->action, "signal") != 0)
 		return;
 	if (sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
 		return;
+	want_core = !c->no_core && r->kernel[0] &&
+		    mte_fault_parse(r->kernel, strlen(r->kernel), &f) == 1 && f.has_addr;
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_COREDUMP, 0);
 	snprintf(m, sizeof(m), "COREDUMP_PID=%s", r->pid);
 	sd_journal_add_match(j, m, 0);
 	snprintf(m, sizeof(m), "_BOOT_ID=%s", r->boot);
 	sd_journal_add_match(j, m, 0);
+	sd_journal_add_match(j, "_UID=0", 0);
 	sd_journal_seek_realtime_usec(j, r->usec > 1000000 ? r->usec - 1000000 : 0);
-	if (sd_journal_next(j) > 0) {
+	while (!found && sd_journal_next(j) > 0) {
+		if (!sd_ctl_trusted(j, JW_COREDUMP, NULL))
+			continue;
 		found = 1;
 		sd_ctl_field(j, "COREDUMP_FILENAME", file, sizeof(file));
 		msg = field_dup(j, "MESSAGE");
 		maps = field_dup(j, "COREDUMP_PROC_MAPS");
+		if (want_core)
+			e = load_core(j, file, &data, &size, why, sizeof(why));
 	}
 	sd_journal_close(j);
 	if (!found)
@@ -174,11 +174,9 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 				 procmap_describe(&pm, pc, maps_pc, sizeof(maps_pc)));
 	}
 	free(maps);
-	if (c->no_core || !r->kernel[0] || mte_fault_parse(r->kernel, strlen(r->kernel), &f) != 1 ||
-	    !f.has_addr)
+	if (!want_core)
 		return;
-	path = dump_core(r->boot, r->pid, why, sizeof(why));
-	if (!path) {
+	if (e < 0) {
 		snprintf(r->core_note, sizeof(r->core_note), "%s", why);
 		return;
 	}
@@ -186,10 +184,11 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 		struct corefile cf;
 		struct mte_mem_view v;
 		struct mte_cause_info ci;
-		int e = core_open(&cf, path);
 
+		e = core_open_mem(&cf, data, size);
 		if (e < 0) {
-			snprintf(r->core_note, sizeof(r->core_note), "cannot read the core: %s", strerror(-e));
+			snprintf(r->core_note, sizeof(r->core_note), "cannot read the core: %s",
+				 e == -ENOEXEC ? "not an arm64 ELF core" : strerror(-e));
 		} else {
 			core_mem_view(&cf, &v);
 			mte_classify(&f, &v, &ci);
@@ -204,9 +203,8 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 					 "the core has no MTE tag segments (kernel before 5.18?)");
 			core_close(&cf);
 		}
-		unlink(path);
-		free(path);
 	}
+	free(data);
 }
 
 static void print_time(uint64_t usec, char *buf, size_t len)
@@ -337,6 +335,7 @@ int verb_faults(const struct ctl *c)
 		return CTL_EXIT_FAIL;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	sd_journal_add_match(j, "_UID=0", 0);
 	if (c->unit) {
 		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
 		sd_journal_add_match(j, m, 0);
@@ -351,6 +350,8 @@ int verb_faults(const struct ctl *c)
 	if (c->json && !c->follow)
 		json_begin_array(&w);
 	while ((e = sd_journal_next(j)) > 0) {
+		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+			continue;
 		read_rec(j, &r);
 		if (c->has_since && r.usec < c->since_usec)
 			continue;
@@ -377,6 +378,8 @@ int verb_faults(const struct ctl *c)
 			break;
 		}
 		while (sd_journal_next(j) > 0) {
+			if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+				continue;
 			read_rec(j, &r);
 			emit(c, &w, &r, true);
 		}

@@ -14,6 +14,7 @@
 #include "faultfields.h"
 #include "log.h"
 #include "mtagctl-sd.h"
+#include "trust.h"
 #include "util.h"
 
 #define SD_DEST "org.freedesktop.systemd1"
@@ -223,6 +224,32 @@ void sd_ctl_field(sd_journal *j, const char *name, char *buf, size_t len)
 	buf[l] = '\0';
 }
 
+struct jctx {
+	sd_journal *j;
+	char buf[4][256];
+	unsigned next;
+};
+
+static const char *jget(void *ctx, const char *name)
+{
+	struct jctx *c = ctx;
+	char *b = c->buf[c->next++ % 4];
+	const void *d;
+	size_t l, nl = strlen(name);
+
+	if (sd_journal_get_data(c->j, name, &d, &l) < 0 || l < nl + 1)
+		return NULL;
+	sd_ctl_field(c->j, name, b, sizeof(c->buf[0]));
+	return b;
+}
+
+bool sd_ctl_trusted(sd_journal *j, enum jwriter w, const char *unit)
+{
+	struct jctx c = { .j = j };
+
+	return jwriter_trusted(w, jget, &c, unit, NULL);
+}
+
 int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launcher_entry *e)
 {
 	sd_journal *j;
@@ -238,10 +265,14 @@ int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launc
 	snprintf(m, sizeof(m), "_SYSTEMD_INVOCATION_ID=%s", invocation);
 	sd_journal_add_match(j, m, 0);
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_APPLIED, 0);
-	sd_journal_seek_tail(j);
-	while (sd_journal_previous(j) > 0) {
+	/* The first entry of the invocation is the launcher's: it wrote it
+	 * before it ran the service, whose own entries come later. */
+	sd_journal_seek_head(j);
+	while (sd_journal_next(j) > 0) {
 		char u[256];
 
+		if (!sd_ctl_trusted(j, JW_LAUNCHER, unit))
+			continue;
 		sd_ctl_field(j, "MTAG_UNIT", u, sizeof(u));
 		if (unit && *u && strcmp(u, unit) != 0)
 			continue;
@@ -281,6 +312,8 @@ int sd_ctl_count_faults(const char *unit, unsigned counts[5])
 		char cause[32];
 		enum mte_cause c = MTE_CAUSE_UNKNOWN;
 
+		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+			continue;
 		sd_ctl_field(j, "MTAG_CAUSE", cause, sizeof(cause));
 		for (int k = 0; k < 5; k++)
 			if (strcmp(cause, mte_cause_name((enum mte_cause)k)) == 0)

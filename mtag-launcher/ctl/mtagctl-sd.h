@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <systemd/sd-journal.h>
 
+#include "trust.h"
+
 struct unit_info {
 	char *name;
 	char *load_state, *active_state, *sub_state;
@@ -39,10 +41,15 @@ void unit_info_free(struct unit_info *u);
  * fit; "" if the entry has no such field. */
 void sd_ctl_field(sd_journal *j, const char *name, char *buf, size_t len);
 
+/* Whether the current entry of J was written by W (trust.h); UNIT for
+ * JW_LAUNCHER. */
+bool sd_ctl_trusted(sd_journal *j, enum jwriter w, const char *unit);
+
 /* The unit PID runs in (sd_pid_get_unit), malloc'ed, or NULL. */
 char *sd_ctl_pid_unit(pid_t pid);
 
-/* The launcher's entry (MESSAGE_ID=bf385b8a...) of a unit's invocation:
+/* The launcher's entry (MESSAGE_ID=bf385b8a...) of a unit's invocation,
+ * the first one of the invocation that passes the trust rules (trust.h):
  * its MTAG_MODE, MTAG_POLICY_SOURCE, MTAG_HEAP, MTAG_REPORT, the time.
  * Returns 1 found, 0 none, -errno. */
 struct launcher_entry {
@@ -54,7 +61,7 @@ struct launcher_entry {
 };
 int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launcher_entry *e);
 
-/* Count MSGID_FAULT entries of this boot per unit.  UNIT NULL: all.  BY
+/* Count MSGID_FAULT entries of this boot per unit (mtag-faultd's only).  UNIT NULL: all.  BY
  * CAUSE: counts[mte_cause] (MTE_CAUSE_* of cause.h, 5 entries).  Returns
  * the total or -errno. */
 int sd_ctl_count_faults(const char *unit, unsigned counts[5]);

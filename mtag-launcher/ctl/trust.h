@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* trust.h -- which journal entries mtagctl believes.
+ *
+ * Any process can write an entry with any MESSAGE_ID and any field of its
+ * own (sd_journal_send, logger --journald).  Only the fields journald adds
+ * itself, those whose names begin with '_', tell who really wrote it: a
+ * client cannot set them.  An entry counts only when they name its real
+ * writer:
+ *
+ *   writer            _TRANSPORT  _UID  _COMM (when journald has it)
+ *   mtag-faultd       journal     0     mtag-faultd
+ *   systemd-coredump  journal     0     systemd-coredum (15 bytes: comm)
+ *   mtag-launcher     journal     -     -  and _SYSTEMD_UNIT is the unit
+ *                                          it speaks of (it execs the
+ *                                          service at once: journald may
+ *                                          see the service's comm)
+ *
+ * _COMM may be missing when the writer exited before journald read
+ * /proc (systemd-coredump does); _UID and _TRANSPORT never are.  The
+ * launcher runs as the service's user, so a compromised service can write
+ * entries that pass these rules for its own unit: mtagctl uses only the
+ * first entry of an invocation, which the launcher wrote before the
+ * service's code ran (same socket, in order), and never decides a verdict
+ * from it (/proc says what runs).
+ */
+#ifndef MTAG_TRUST_H
+#define MTAG_TRUST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum jwriter { JW_FAULTD, JW_COREDUMP, JW_LAUNCHER };
+
+/* The value of trusted field NAME of the entry, or NULL if it has none. */
+typedef const char *(*jfield_fn)(void *ctx, const char *name);
+
+/* Whether the entry (fields through GET) was written by W.  UNIT: with
+ * JW_LAUNCHER, the unit the entry must come from.  WHY (may be NULL): the
+ * reason it is refused. */
+bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit, const char **why);
+
+#endif

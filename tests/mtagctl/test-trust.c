@@ -1,0 +1,85 @@
+/* test-trust.c -- which journal entries mtagctl believes (trust.h), over
+ * recorded entries (data/journal/NAME.export, journalctl -o export form). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trust.h"
+#include "unit.h"
+
+struct entry {
+	char *text;
+	char val[64];
+};
+
+/* The value of NAME in the export text (one NAME=value a line). */
+static const char *get(void *ctx, const char *name)
+{
+	struct entry *e = ctx;
+	size_t nl = strlen(name);
+
+	for (const char *l = e->text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, name, nl) == 0 && l[nl] == '=') {
+			size_t n = strcspn(l + nl + 1, "\n");
+
+			if (n >= sizeof(e->val))
+				n = sizeof(e->val) - 1;
+			memcpy(e->val, l + nl + 1, n);
+			e->val[n] = '\0';
+			return e->val;
+		}
+	}
+	return NULL;
+}
+
+static bool trusted(const char *file, enum jwriter w, const char *unit, const char *want_why)
+{
+	char path[128];
+	struct entry e = { 0 };
+	const char *why = NULL;
+	bool ok;
+
+	snprintf(path, sizeof(path), "journal/%s.export", file);
+	e.text = read_data(path, NULL);
+	ok = jwriter_trusted(w, get, &e, unit, &why);
+	free(e.text);
+	if (!ok && want_why && (!why || !strstr(why, want_why))) {
+		fprintf(stderr, "%s: refused for '%s', want '%s'\n", file, why ? why : "(none)", want_why);
+		return true; /* makes the CHECK(!...) fail */
+	}
+	return ok;
+}
+
+static void test_faultd_entries(void)
+{
+	CHECK(trusted("faultd-genuine", JW_FAULTD, NULL, NULL));
+	CHECK(!trusted("faultd-forged-user", JW_FAULTD, NULL, "not written by root"));
+	/* A user can name its process mtag-faultd; _UID says who it is. */
+	CHECK(!trusted("faultd-forged-comm", JW_FAULTD, NULL, "not written by root"));
+	CHECK(!trusted("faultd-root-other-program", JW_FAULTD, NULL, "another program"));
+	CHECK(!trusted("faultd-forged-stdout", JW_FAULTD, NULL, "native protocol"));
+	/* Not a coredump entry either. */
+	CHECK(!trusted("faultd-genuine", JW_COREDUMP, NULL, "another program"));
+}
+
+static void test_coredump_entries(void)
+{
+	/* systemd-coredump exits at once: journald often has no _COMM. */
+	CHECK(trusted("coredump-genuine", JW_COREDUMP, NULL, NULL));
+	CHECK(!trusted("coredump-forged-devzero", JW_COREDUMP, NULL, "not written by root"));
+}
+
+static void test_launcher_entries(void)
+{
+	/* The launcher runs as the service's user and execs at once. */
+	CHECK(trusted("launcher-genuine", JW_LAUNCHER, "nginx.service", NULL));
+	CHECK(!trusted("launcher-genuine", JW_LAUNCHER, "redis-server.service", "own cgroup"));
+	CHECK(!trusted("launcher-genuine", JW_LAUNCHER, NULL, "own cgroup"));
+	CHECK(!trusted("launcher-forged-user", JW_LAUNCHER, "nginx.service", "own cgroup"));
+}
+
+void run_trust_tests(void)
+{
+	RUN(test_faultd_entries);
+	RUN(test_coredump_entries);
+	RUN(test_launcher_entries);
+}
