@@ -16,9 +16,10 @@ CTL_TEST_DIR := tests/mtagctl
 CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
 CTL_TEST_HDRS := $(wildcard $(CTL_TEST_DIR)/*.h) tests/lib/unit.h
 
-.PHONY: ctl-unit-tests fuzz-faultline ctl-lib-arm64
+.PHONY: ctl-unit-tests fuzz-faultline fuzz-corefile ctl-lib-arm64
 ctl-unit-tests: $(BUILD)/asan/ctl-unit-tests
 fuzz-faultline: $(BUILD)/fuzz/fuzz-faultline
+fuzz-corefile: $(BUILD)/fuzz/fuzz-corefile
 # Compile-only check of the library with the arm64 cross compiler.
 ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
@@ -31,6 +32,12 @@ $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm -lzstd
+
+# The core-file reader and the classifier over a core's memory.
+$(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -lm -lzstd
 
 $(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS)
 	@mkdir -p $(@D)/ctl-lib
