@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json.c -- a tiny streaming JSON writer (see json.h). */
+#include "escape.h"
 #include "json.h"
 
 #include <errno.h>
@@ -9,36 +10,6 @@
 /* Length of the valid UTF-8 sequence at S (N > 0 bytes) or, negated, of
  * its maximal invalid subpart (Unicode's "U+FFFD substitution of maximal
  * subparts"). */
-static int utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
-	int len;
-
-	if (b < 0x80)
-		return 1;
-	if (b >= 0xc2 && b <= 0xdf)
-		len = 2;
-	else if (b >= 0xe0 && b <= 0xef) {
-		len = 3;
-		if (b == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (b == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		len = 4;
-		if (b == 0xf0)
-			lo = 0x90;
-		else if (b == 0xf4)
-			hi = 0x8f; /* > U+10FFFF */
-	} else
-		return -1;
-	for (int i = 1; i < len; i++) {
-		if ((size_t)i >= n || s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xbf))
-			return -i;
-	}
-	return len;
-}
-
 void json_fputs_escaped(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -87,7 +58,12 @@ void json_fputs_escaped(FILE *f, const char *str, size_t n)
 			continue;
 		}
 		l = utf8_seq(s + i, n - i);
-		if (l < 0) {
+		if (l == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0) {
+			/* C1 controls: valid JSON raw, but some terminals
+			 * obey them. */
+			fprintf(f, "\\u%04x", s[i + 1]);
+			i += 2;
+		} else if (l < 0) {
 			fputs("\\ufffd", f);
 			i += (size_t)-l;
 		} else {

@@ -21,6 +21,7 @@
 
 #include "cause.h"
 #include "coreload.h"
+#include "escape.h"
 #include "faultfields.h"
 #include "faultline.h"
 #include "json.h"
@@ -216,31 +217,40 @@ static void print_time(uint64_t usec, char *buf, size_t len)
 		snprintf(buf, len, "@%" PRIu64, usec / 1000000);
 }
 
+/* Every string of a record came from the journal, and some from the
+ * crashed process (its name, its mapped files, its stack's symbols):
+ * escaped before they reach the terminal (escape.h). */
+#define ESC(field) cescape(r->field, e_##field, sizeof(e_##field))
+
 static void print_rec(const struct ctl *c, const struct fault_rec *r)
 {
 	char when[64];
+	char e_unit[1024], e_comm[256], e_pid[64], e_tid[64], e_kind[32], e_cause[128];
+	char e_confidence[64], e_text[2048], e_addr[96], e_ptr_tag[32], e_mem_tag[64];
+	char e_tags[128], e_pc[96], e_pc_object[2400], e_mode[128], e_core_file[2400];
+	char e_core_note[1024];
 	bool report = strncmp(r->action, "report", 6) == 0;
 
 	print_time(r->usec, when, sizeof(when));
-	printf("%s%s  %s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when, r->unit,
-	       r->comm, r->pid, r->tid, r->kind,
+	printf("%s%s  %s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when, ESC(unit),
+	       ESC(comm), ESC(pid), ESC(tid), ESC(kind),
 	       report ? "reported (report mode, the service ran on)" : "SIGSEGV",
 	       ctl_color(c, ANSI_RESET));
 	printf("    cause:  %s%s%s (%s%s): %s\n", report ? ctl_color(c, ANSI_YELLOW) : ctl_color(c, ANSI_RED),
-	       r->cause[0] ? r->cause : "unknown", ctl_color(c, ANSI_RESET),
-	       r->confidence[0] ? r->confidence : "none",
+	       r->cause[0] ? ESC(cause) : "unknown", ctl_color(c, ANSI_RESET),
+	       r->confidence[0] ? ESC(confidence) : "none",
 	       strcmp(r->confidence, "certain") == 0 ? ", from the core's chunk header" : "",
-	       r->text[0] ? r->text : "-");
+	       r->text[0] ? ESC(text) : "-");
 	if (r->addr[0])
-		printf("    addr:   %s  pointer tag %s  memory tag %s\n", r->addr, r->ptr_tag, r->mem_tag);
+		printf("    addr:   %s  pointer tag %s  memory tag %s\n", ESC(addr), ESC(ptr_tag), ESC(mem_tag));
 	if (r->tags[0])
-		printf("    tags:   %s  (8 granules before, [the faulting one], 8 after; - not mapped)\n", r->tags);
+		printf("    tags:   %s  (8 granules before, [the faulting one], 8 after; - not mapped)\n", ESC(tags));
 	if (r->pc[0])
-		printf("    pc:     %s  %s\n", r->pc, r->pc_object[0] ? r->pc_object : "(binary unknown: the process was gone)");
+		printf("    pc:     %s  %s\n", ESC(pc), r->pc_object[0] ? ESC(pc_object) : "(binary unknown: the process was gone)");
 	if (r->mode[0])
-		printf("    mode:   %s\n", r->mode);
+		printf("    mode:   %s\n", ESC(mode));
 	if (r->has_core) {
-		printf("    core:   %s%s%s\n", r->core_file, r->core_note[0] ? "; " : "", r->core_note);
+		printf("    core:   %s%s%s\n", ESC(core_file), r->core_note[0] ? "; " : "", ESC(core_note));
 		if (r->stack) {
 			const char *s = r->stack;
 			int lines = 0;
@@ -248,11 +258,16 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 			while (*s && lines < 12) {
 				const char *e = strchr(s, '\n');
 				size_t l = e ? (size_t)(e - s) : strlen(s);
+				char line[512], escaped[2048];
 
+				if (l >= sizeof(line))
+					l = sizeof(line) - 1;
+				memcpy(line, s, l);
+				line[l] = '\0';
 				if (l)
-					printf("            %.*s\n", (int)l, s);
+					printf("            %s\n", cescape(line, escaped, sizeof(escaped)));
 				lines++;
-				s += l + (e ? 1 : 0);
+				s = e ? e + 1 : s + strlen(s);
 			}
 		}
 	} else if (!report && r->addr[0] && !c->no_core) {
@@ -260,6 +275,8 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 	}
 	printf("\n");
 }
+
+#undef ESC
 
 static void json_rec(struct json *w, const struct fault_rec *r)
 {

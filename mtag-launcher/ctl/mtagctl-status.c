@@ -15,6 +15,7 @@
 #include "cgroupfs.h"
 #include "conffiles.h"
 #include "duration.h"
+#include "escape.h"
 #include "log.h"
 #include "mte.h"
 #include "procmte.h"
@@ -136,11 +137,15 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 			if (strcmp(m.tcf, want) != 0) {
 				odd_pid = pids[i];
 				snprintf(odd_tcf, sizeof(odd_tcf), "%s", m.tcf);
-				snprintf(odd_comm, sizeof(odd_comm), "%s", m.comm);
+				/* A process names itself: escaped (escape.h). */
+				cescape(m.comm, odd_comm, sizeof(odd_comm));
 			} else if (m.threads_tcf_differ) {
 				odd_pid = m.tcf_differ_tid;
 				snprintf(odd_tcf, sizeof(odd_tcf), "%s", m.tcf_differ);
-				snprintf(odd_comm, sizeof(odd_comm), "%s (a thread of %d)", m.comm, (int)pids[i]);
+				char ecomm[256];
+
+				snprintf(odd_comm, sizeof(odd_comm), "%s (a thread of %d)",
+					 cescape(m.comm, ecomm, sizeof(ecomm)), (int)pids[i]);
 			}
 		}
 	}
@@ -346,12 +351,12 @@ static void print_table(const struct ctl *c, const struct svc_state *rows, size_
 static void print_pid(const struct ctl *c, const struct svc_state *s, pid_t pid)
 {
 	struct proc_mte m;
-	char buf[600];
+	char buf[600], ecomm[256];
 
 	if (mte_read_proc(c->proc, pid, &m) < 0 && !m.comm[0])
 		return;
 	policy_str(s, buf, sizeof(buf));
-	printf("pid %d (%s)\n", (int)pid, m.comm);
+	printf("pid %d (%s)\n", (int)pid, cescape(m.comm, ecomm, sizeof(ecomm)));
 	printf("unit:           %s\n", s->unit);
 	printf("policy:         %s\n", buf);
 	if (m.has_tcf_line)

@@ -99,6 +99,19 @@ else
 	grep -qxF 'verdict:        not protected: no MTE in this CPU or kernel' <<<"$out" &&
 		t_pass cli/pid-verdict-nomte || t_fail cli/pid-verdict-nomte "$(tail -1 <<<"$out")"
 fi
+# A process names itself: terminal escapes in its name (OSC retitle, CSI
+# clear screen, BEL, an 8-bit C1 CSI, invalid UTF-8) are shown escaped.
+mkdir -p "$P/4343/task/4343"
+printf 'Name:\t\033]0;pwned\007\033[2J\302\233x\377\nPid:\t4343\nMTE_TCF:\tsync\nMTE_TagInclude:\t0xfffe\n' \
+	>"$P/4343/task/4343/status"
+cp "$P/4343/task/4343/status" "$P/4343/status"
+: >"$P/4343/smaps"
+expect pid-escape 0 'pid 4343 (\x1b]0;pwned\a\x1b[2J\xc2\x9bx\xff)' '' -- "$C" --no-pager --proc "$P" status -p 4343
+if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$T/out"; then
+	t_fail cli/pid-escape-raw "a control byte reached the output: $(od -c "$T/out" | head -3 | tr '\n' '|')"
+else
+	t_pass cli/pid-escape-raw
+fi
 expect pid-json 0 '' '' -- "$C" --json --proc "$P" status -p 4242
 if python3 - "$T/out" <<'PY'
 import json, sys

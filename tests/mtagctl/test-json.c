@@ -90,6 +90,8 @@ static void test_escaping(void)
 	CHECK_ESC("a\"b\\c/d", "\"a\\\"b\\\\c/d\"");
 	CHECK_ESC("\b\f\n\r\t\x01\x1f\x7f", "\"\\b\\f\\n\\r\\t\\u0001\\u001f\\u007f\"");
 	CHECK_ESC("nul\0x", "\"nul\\u0000x\"");
+	/* C1 controls (U+0080-U+009F) too: some terminals obey them. */
+	CHECK_ESC("\xc2\x9b" "2J \xc2\xa0", "\"\\u009b2J \xc2\xa0\"");
 	/* Valid UTF-8 passes: é, €, 😀. */
 	CHECK_ESC("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"");
 	/* Invalid: lone continuation, overlong, surrogate, > U+10FFFF,
