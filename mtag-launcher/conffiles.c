@@ -44,6 +44,54 @@ const char *conf_unsafe_reason(const struct stat *st, bool explicit_file)
 	return NULL;
 }
 
+/* Whether the directories above PATH (PATH's parent up to "/") are safe:
+ * owned by root (or, for an explicitly given file, the caller) and not
+ * writable by group or others, unless sticky (as /tmp) with the entry
+ * below them owned by root or the caller, which then nobody else can
+ * replace.  Otherwise the reason, with the directory in BAD. */
+static const char *parents_unsafe(const char *path, bool explicit_file, char *bad, size_t blen)
+{
+	uid_t euid = geteuid();
+	char *copy = realpath(path, NULL), *slash;
+	const char *why = NULL;
+	struct stat below;
+	bool have_below = false;
+
+	/* The real path: a symlink to a user's file is judged by where the
+	 * file is. */
+	if (!copy)
+		return NULL; /* reported by the caller's own open or stat */
+	if (stat(copy, &below) == 0)
+		have_below = true;
+	/* From the parent upwards. */
+	while (!why && (slash = strrchr(copy, '/'))) {
+		struct stat st;
+		bool owner_ok;
+
+		if (slash == copy)
+			slash[1] = '\0'; /* "/" itself */
+		else
+			*slash = '\0';
+		if (stat(copy, &st) < 0)
+			break; /* reported by the caller's own open or stat */
+		owner_ok = st.st_uid == 0 || (explicit_file && euid != 0 && st.st_uid == euid);
+		if (!owner_ok)
+			why = "not owned by root (policy must not be writable by a service user)";
+		else if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+			 !((st.st_mode & S_ISVTX) && have_below &&
+			   (below.st_uid == 0 || (explicit_file && below.st_uid == euid))))
+			why = "writable by group or others (policy must not be writable by a service user)";
+		if (why)
+			snprintf(bad, blen, "%s", copy);
+		below = st;
+		have_below = true;
+		if (strcmp(copy, "/") == 0)
+			break;
+	}
+	free(copy);
+	return why;
+}
+
 static char *join(const char *root, const char *path)
 {
 	return xasprintf("%s%s", root ? root : "", path);
@@ -86,6 +134,16 @@ static bool read_one(struct policy *p, const char *path, bool explicit_file, boo
 		close(fd);
 		return false;
 	}
+	{
+		char bad[PATH_MAX];
+
+		why = parents_unsafe(path, explicit_file, bad, sizeof(bad));
+		if (why) {
+			policy_diag(p, DIAG_ERROR, path, 0, "refused: directory %s is %s", bad, why);
+			close(fd);
+			return false;
+		}
+	}
 	r = read_fd_all(fd, MAX_POLICY_SIZE, &buf, &len);
 	close(fd);
 	if (r < 0) {
@@ -116,6 +174,15 @@ static bool dir_is_safe(struct policy *p, const char *dir)
 			    "refused directory: %s: owner uid %u, mode %04o", why,
 			    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 		return false;
+	}
+	{
+		char bad[PATH_MAX];
+
+		why = parents_unsafe(dir, false, bad, sizeof(bad));
+		if (why) {
+			policy_diag(p, DIAG_ERROR, dir, 0, "refused directory: %s is %s", bad, why);
+			return false;
+		}
 	}
 	return true;
 }
@@ -150,8 +217,15 @@ unsigned conf_load(struct policy *p, const struct conf_opts *o)
 	for (size_t i = 0; i < N_DROPIN_DIRS; i++) {
 		char *dir = join(o->root, dropin_dirs[i]);
 
-		if (dir_is_safe(p, dir))
-			dropins_add_dir(&d, dir, NULL);
+		if (dir_is_safe(p, dir)) {
+			int r = dropins_add_dir(&d, dir, NULL);
+
+			/* Not a silent skip: its entries may say require=yes
+			 * or strict=yes. */
+			if (r < 0)
+				policy_diag(p, DIAG_ERROR, dir, 0, "cannot read the directory: %s%s",
+					    strerror(-r), geteuid() ? " (its entries are not applied: mtag-generator hands the launcher the resolved entry as root; run mtagctl check as root)" : "");
+		}
 		free(dir);
 	}
 	dropins_sort(&d);

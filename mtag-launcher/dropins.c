@@ -3,6 +3,7 @@
 #include "dropins.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,13 @@ static bool is_conf(const char *name)
 	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".conf") == 0;
 }
 
-void dropins_add_dir(struct dropins *d, const char *dir, const char *skip)
+int dropins_add_dir(struct dropins *d, const char *dir, const char *skip)
 {
 	DIR *dh = opendir(dir);
 	struct dirent *de;
 
 	if (!dh)
-		return;
+		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(dh))) {
 		bool seen = false;
 
@@ -40,6 +41,7 @@ void dropins_add_dir(struct dropins *d, const char *dir, const char *skip)
 		d->n++;
 	}
 	closedir(dh);
+	return 0;
 }
 
 static int cmp_name(const void *a, const void *b)

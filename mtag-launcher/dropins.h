@@ -19,8 +19,9 @@ struct dropins {
 };
 
 /* Add DIR's *.conf files (not hidden ones, not one named SKIP).  A
- * missing or unreadable DIR adds nothing. */
-void dropins_add_dir(struct dropins *d, const char *dir, const char *skip);
+ * missing DIR adds nothing and returns 0; one that cannot be read returns
+ * -errno (the caller decides whether that is an error). */
+int dropins_add_dir(struct dropins *d, const char *dir, const char *skip);
 void dropins_sort(struct dropins *d);
 void dropins_free(struct dropins *d);
 

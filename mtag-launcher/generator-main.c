@@ -44,8 +44,51 @@ static char *escape_backslashes(const char *s)
 	return out;
 }
 
+/* S as one word of an ExecStart= line that systemd gives the program
+ * unchanged: in double quotes, with backslash and quote escaped, and
+ * "%" and "$" doubled (specifiers and variables are expanded even in
+ * quotes).  Malloc'ed. */
+static char *exec_word(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 3), *q = out;
+
+	*q++ = '"';
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			*q++ = '\\';
+		else if (*s == '%' || *s == '$')
+			*q++ = *s;
+		*q++ = *s;
+	}
+	*q++ = '"';
+	*q = '\0';
+	return out;
+}
+
+/* The launcher's options for unit UNIT_ARG under entry E: the entry as
+ * mtag-generator (root) resolved it, so that the launcher, which runs as
+ * the service's user and maybe in its sandbox, needs to read no policy
+ * file (a file it cannot read would otherwise weaken the policy). */
+static char *launcher_args(const char *unit_arg, const struct policy *p, const struct policy_entry *e)
+{
+	char *opts = policy_entry_options(e), *src = xasprintf("%s:%u", e->file, e->line);
+	char *qopts = exec_word(opts), *qsrc = exec_word(src), *errs = NULL, *out;
+	size_t n = policy_error_count(p);
+
+	if (n)
+		errs = xasprintf(" --policy-errors=%zu", n);
+	out = xasprintf("--unit=%s --policy-entry=%s --policy-source=%s%s", unit_arg, qopts, qsrc,
+			errs ? errs : "");
+	free(opts);
+	free(src);
+	free(qopts);
+	free(qsrc);
+	free(errs);
+	return out;
+}
+
 static int write_dropin(const char *outdir, const char *target, const struct policy_entry *e,
-			const char *fragment, const struct strv *execs, const char *unit_arg,
+			const char *fragment, const struct strv *execs, const char *args,
 			bool noexec)
 {
 	char *dir = xasprintf("%s/%s.d", outdir, target);
@@ -70,7 +113,7 @@ static int write_dropin(const char *outdir, const char *target, const struct pol
 		   "[Service]\nExecStart=\n",
 		e->file, e->line, e->pattern, mode_name(e->mode), fragment);
 	for (size_t i = 0; i < execs->n; i++) {
-		char *w = unit_wrap_exec(execs->v[i], MTAG_LAUNCHER_PATH, unit_arg);
+		char *w = unit_wrap_exec(execs->v[i], MTAG_LAUNCHER_PATH, args);
 
 		fprintf(f, "ExecStart=%s\n", w);
 		free(w);
@@ -95,7 +138,7 @@ out:
 static int wrap_unit(const char *outdir, const struct policy *p, const struct strv *dirs,
 		     const char *name, bool named_exactly, struct strv *done)
 {
-	char *fragment = NULL, *real = NULL, *err = NULL, *unit_arg = NULL;
+	char *fragment = NULL, *real = NULL, *err = NULL, *unit_arg = NULL, *args = NULL;
 	const struct policy_entry *e = policy_lookup(p, name);
 	struct strv execs = { 0 }, noexec = { 0 };
 	int rc = 0;
@@ -142,7 +185,7 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 			log_msg(LOG_INFO, NULL, "%s already runs through mtag-launcher", real);
 			goto out;
 		}
-		char *w = unit_wrap_exec(execs.v[i], MTAG_LAUNCHER_PATH, "%n");
+		char *w = unit_wrap_exec(execs.v[i], MTAG_LAUNCHER_PATH, "--unit=%n");
 
 		if (!w) {
 			log_msg(LOG_ERR, NULL,
@@ -160,7 +203,8 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
 		goto out;
 	}
-	rc = write_dropin(outdir, real, e, fragment, &execs, unit_arg, noexec.n > 0);
+	args = launcher_args(unit_arg, p, e);
+	rc = write_dropin(outdir, real, e, fragment, &execs, args, noexec.n > 0);
 out:
 	strv_free(&execs);
 	strv_free(&noexec);
@@ -168,6 +212,7 @@ out:
 	free(real);
 	free(err);
 	free(unit_arg);
+	free(args);
 	return rc;
 }
 

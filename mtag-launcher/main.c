@@ -50,6 +50,10 @@ struct opts {
 	bool quiet;
 	bool have_reenable;
 	uint64_t reenable_ns;
+	/* The entry mtag-generator resolved (as root) for this unit: */
+	const char *policy_entry;   /* its options, "sync require=yes" */
+	const char *policy_source;  /* FILE:LINE */
+	long policy_errors;         /* errors in the policy then, -1: not given */
 };
 
 static void usage(FILE *f)
@@ -73,6 +77,9 @@ static void usage(FILE *f)
 		"      --require          refuse to run (exit 78) without MTE\n"
 		"      --strict           refuse to run (exit 78) if the policy has errors\n"
 		"      --argv0 NAME       run COMMAND with NAME as its argv[0]\n"
+		"      --policy-entry OPTIONS --policy-source FILE:LINE [--policy-errors N]\n"
+		"                         with --unit: use this entry, which mtag-generator\n"
+		"                         resolved from the policy; read no policy file\n"
 		"  -q, --quiet            no informational message on stderr\n"
 		"      --print            show the resolved policy and environment, run nothing\n"
 		"      --apply-cpu-preferred\n"
@@ -85,7 +92,8 @@ static void usage(FILE *f)
 }
 
 enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
-       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE };
+       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
+       OPT_POLICY_ERRORS };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -99,6 +107,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "require", no_argument, NULL, OPT_REQUIRE },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "argv0", required_argument, NULL, OPT_ARGV0 },
+		{ "policy-entry", required_argument, NULL, OPT_POLICY_ENTRY },
+		{ "policy-source", required_argument, NULL, OPT_POLICY_SOURCE },
+		{ "policy-errors", required_argument, NULL, OPT_POLICY_ERRORS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "print", no_argument, NULL, OPT_PRINT },
 		{ "check", no_argument, NULL, OPT_CHECK },
@@ -112,6 +123,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->heap = -1;
+	o->policy_errors = -1;
 	o->action = ACT_RUN;
 	/* "+": stop at the first non-option, which is COMMAND. */
 	while ((c = getopt_long(argc, argv, "+u:m:c:qp:hV", longopts, NULL)) != -1) {
@@ -169,6 +181,23 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_ARGV0:
 			o->argv0 = optarg;
 			break;
+		case OPT_POLICY_ENTRY:
+			o->policy_entry = optarg;
+			break;
+		case OPT_POLICY_SOURCE:
+			o->policy_source = optarg;
+			break;
+		case OPT_POLICY_ERRORS: {
+			char *end;
+
+			errno = 0;
+			o->policy_errors = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->policy_errors < 0) {
+				log_msg(LOG_ERR, NULL, "--policy-errors %s: expected a count", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'q':
 			o->quiet = true;
 			break;
@@ -199,6 +228,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (o->have_mode && (o->unit || o->config || o->root)) {
 		log_msg(LOG_ERR, NULL, "--mode takes no policy: it cannot be combined with --unit, --config or --root");
+		return -1;
+	}
+	if (o->policy_entry && (!o->unit || !o->policy_source || o->have_mode || o->config || o->root)) {
+		log_msg(LOG_ERR, NULL, "--policy-entry needs --unit and --policy-source, and takes no --mode, --config or --root");
+		return -1;
+	}
+	if ((o->policy_source || o->policy_errors >= 0) && !o->policy_entry) {
+		log_msg(LOG_ERR, NULL, "--policy-source and --policy-errors go with --policy-entry");
 		return -1;
 	}
 	if (o->heap >= 0 && !o->have_mode) {
@@ -307,6 +344,39 @@ int main(int argc, char **argv)
 		heap = o.heap != 0;
 		reenable = o.reenable_ns;
 		source = xstrdup("--mode");
+	} else if (o.policy_entry) {
+		/* mtag-generator read the policy as root at the last
+		 * daemon-reload and passed the entry: this process, which may
+		 * run as the service's user in its sandbox, reads no policy
+		 * file, so none it cannot read can weaken the policy. */
+		char *line = xasprintf("%s %s\n", o.unit, o.policy_entry);
+
+		policy_parse(&p, "--policy-entry", line, strlen(line));
+		free(line);
+		e = policy_error_count(&p) ? NULL : policy_lookup(&p, unit);
+		if (!e) {
+			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
+				o.policy_entry, p.n_diags ? p.diags[0].msg : "no entry");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		mode = e->mode;
+		heap = e->heap;
+		reenable = e->reenable_ns;
+		source = xstrdup(o.policy_source);
+		if (o.policy_errors > 0) {
+			bool refuse = o.strict || e->strict;
+
+			log_msg(refuse ? LOG_ERR : LOG_WARNING, MSGID_CONFIG,
+				"the policy had %ld error%s at the last daemon-reload (mtagctl check shows them)%s%s",
+				o.policy_errors, o.policy_errors == 1 ? "" : "s",
+				refuse ? " and strict behaviour was asked for: not starting " : "",
+				refuse ? (first < argc ? argv[first] : "anything") : "");
+			if (refuse) {
+				rc = EXIT_CONFIG;
+				goto out;
+			}
+		}
 	} else {
 		load_policy(&p, &o, true);
 		if (!unit && sdlib() && sdlib()->pid_get_unit(0, &own_unit) >= 0)

@@ -545,3 +545,24 @@ bool policy_names_unit(const struct policy *p, const char *unit)
 {
 	return lookup(p, unit, false) != NULL;
 }
+
+char *policy_entry_options(const struct policy_entry *e)
+{
+	static const struct { const char *name; uint64_t ns; } units[] = {
+		{ "min", 60000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
+		{ "us", 1000ULL }, { "ns", 1ULL },
+	};
+	char reenable[64] = "";
+
+	if (e->mode == MTAG_MODE_REPORT && e->reenable_ns != DURATION_INFINITY) {
+		/* The largest unit that gives it exactly, in one word. */
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (e->reenable_ns % units[i].ns == 0) {
+				snprintf(reenable, sizeof(reenable), " reenable=%llu%s",
+					 (unsigned long long)(e->reenable_ns / units[i].ns), units[i].name);
+				break;
+			}
+	}
+	return xasprintf("%s%s%s%s%s", mode_name(e->mode), e->heap ? "" : " heap=off",
+			 e->require ? " require=yes" : "", e->strict ? " strict=yes" : "", reenable);
+}

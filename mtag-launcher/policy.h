@@ -108,6 +108,13 @@ int mode_from_string(const char *s, enum mtag_mode *out);
  * the kernel turns the fault into a report); heap=false clears bit 0. */
 unsigned mode_tunable_value(enum mtag_mode mode, bool heap);
 
+/* The options of entry E as a policy line would write them after the
+ * unit pattern ("sync", "report reenable=500ms require=yes", ...), for
+ * mtag-generator to hand the resolved entry to the launcher
+ * (--policy-entry): parsing the result gives the same mode, heap,
+ * require, strict and reenable.  Malloc'ed. */
+char *policy_entry_options(const struct policy_entry *e);
+
 /* Is NAME a syntactically valid unit name (not a pattern)? */
 bool unit_name_is_valid(const char *name);
 

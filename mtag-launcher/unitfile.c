@@ -409,7 +409,7 @@ static const char *skip_prefixes(const char *v, char *prefix, size_t size, bool 
 	return v;
 }
 
-char *unit_wrap_exec(const char *value, const char *launcher, const char *unit_arg)
+char *unit_wrap_exec(const char *value, const char *launcher, const char *args)
 {
 	char prefix[8];
 	bool argv0;
@@ -429,10 +429,10 @@ char *unit_wrap_exec(const char *value, const char *launcher, const char *unit_a
 	if (!words_ok(rest))
 		return NULL;
 	if (argv0)
-		return xasprintf("%s%s --unit=%s --argv0 %.*s -- %.*s%s", prefix, launcher,
-				 unit_arg, (int)(a0_end - a0), a0, (int)(path_end - path),
+		return xasprintf("%s%s %s --argv0 %.*s -- %.*s%s", prefix, launcher,
+				 args, (int)(a0_end - a0), a0, (int)(path_end - path),
 				 path, rest);
-	return xasprintf("%s%s --unit=%s -- %.*s%s", prefix, launcher, unit_arg,
+	return xasprintf("%s%s %s -- %.*s%s", prefix, launcher, args,
 			 (int)(path_end - path), path, rest);
 }
 

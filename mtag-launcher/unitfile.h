@@ -43,10 +43,11 @@ int unit_service_values(const struct strv *dirs, const char *fragment, const cha
 			const char *alias, const char *skip, const char *key, struct strv *out,
 			char **err);
 
-/* ExecStart= value running VALUE through LAUNCHER with UNIT_ARG (a unit
- * name or "%n") as --unit.  Keeps systemd's prefixes (-, :, +, !, !!)
- * in front and turns "@" into --argv0.  NULL if VALUE cannot be parsed. */
-char *unit_wrap_exec(const char *value, const char *launcher, const char *unit_arg);
+/* ExecStart= value running VALUE through LAUNCHER with its options ARGS
+ * ("--unit=%n ...", already escaped for a unit file).  Keeps systemd's
+ * prefixes (-, :, +, !, !!) in front and turns "@" into --argv0.  NULL
+ * if VALUE cannot be parsed. */
+char *unit_wrap_exec(const char *value, const char *launcher, const char *args);
 
 /* Does VALUE already run LAUNCHER? */
 bool unit_exec_runs(const char *value, const char *launcher);

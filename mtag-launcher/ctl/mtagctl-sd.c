@@ -45,6 +45,7 @@ void unit_info_free(struct unit_info *u)
 	free(u->active_state);
 	free(u->sub_state);
 	free(u->cgroup);
+	free(u->dropin);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -105,8 +106,11 @@ static int fill_unit(const char *path, struct unit_info *u)
 			size_t l = strlen(*d);
 
 			if (l >= strlen(GENERATOR_DROPIN) &&
-			    strcmp(*d + l - strlen(GENERATOR_DROPIN), GENERATOR_DROPIN) == 0)
+			    strcmp(*d + l - strlen(GENERATOR_DROPIN), GENERATOR_DROPIN) == 0) {
 				u->wrapped = true;
+				free(u->dropin);
+				u->dropin = xstrdup(*d);
+			}
 			free(*d);
 		}
 		free(dropins);

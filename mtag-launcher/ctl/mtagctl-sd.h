@@ -20,6 +20,7 @@ struct unit_info {
 	char invocation[33];   /* InvocationID as hex, "" if none */
 	uint64_t start_usec;   /* ExecMainStartTimestamp, realtime us, 0: none */
 	bool wrapped;          /* mtag-generator's drop-in is loaded */
+	char *dropin;          /* its path, or NULL */
 	bool need_reload;      /* NeedDaemonReload */
 };
 

@@ -4,6 +4,7 @@
  * cgroup, heap tagging from smaps, report mode), the faults of this boot
  * and a verdict with its reason. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +80,39 @@ static void count_tcf(struct tcf_count *t, size_t *nt, size_t max, const char *t
 	}
 }
 
+/* Whether the generator's drop-in at PATH hands the launcher another
+ * entry than E (the policy changed after the last daemon-reload): the
+ * entry it hands, in LOADED.  A drop-in of an older generator without
+ * --policy-entry is not stale by this test. */
+static bool dropin_stale(const char *path, const struct policy_entry *e, char *loaded, size_t len)
+{
+	static const char key[] = " --policy-entry=\"";
+	char *buf = NULL, *want, *k, *end;
+	size_t n = 0;
+	bool stale = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return false;
+	if (read_fd_all(fd, 1 << 20, &buf, &n) == 0 && (k = strstr(buf, key)) &&
+	    (end = strchr(k + strlen(key), '"'))) {
+		*end = '\0';
+		snprintf(loaded, len, "%s", k + strlen(key));
+		want = policy_entry_options(e);
+		stale = strcmp(want, loaded) != 0;
+		free(want);
+	}
+	free(buf);
+	close(fd);
+	return stale;
+}
+
 void svc_state_get(const struct ctl *c, const struct policy *p, const struct unit_info *u,
 		   pid_t pid, struct svc_state *s)
 {
 	const struct policy_entry *e = NULL;
 	struct launcher_entry le;
+	char loaded[256] = "", *want_opts = NULL;
 	struct tcf_count tcfs[8];
 	size_t ntcf = 0, npids = 0;
 	pid_t *pids = NULL, odd_pid = 0;
@@ -197,6 +226,10 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	} else if (u && u->name && !pid && u->invocation[0] && !le_found) {
 		NOT("restart needed: started without mtag-launcher (no launcher entry in the journal for this start); policy %s (%s)",
 		    mode_name(s->mode), s->source);
+	} else if (u && u->dropin && !pid && dropin_stale(u->dropin, e, loaded, sizeof(loaded))) {
+		want_opts = policy_entry_options(e);
+		NOT("daemon-reload and restart needed: the policy changed since the last daemon-reload (the unit runs \"%s\"; the policy now says \"%s\", %s)",
+		    loaded, want_opts, s->source);
 	} else if (le_found && (strcmp(le.mode, mode_name(s->mode)) != 0 ||
 				strcmp(le.heap, s->heap ? "on" : "off") != 0)) {
 		NOT("restart needed: the policy changed since the start (running %s heap=%s from %s; the policy now says %s heap=%s, %s)",
@@ -228,6 +261,7 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 			 s->threads == 1 ? "" : "s");
 	}
 #undef NOT
+	free(want_opts);
 	/* A policy asked for MTE and this is not it. */
 	if (s->verdict == V_NOT_PROTECTED && s->has_policy && s->mode != MTAG_MODE_OFF)
 		s->as_asked = false;

@@ -10,7 +10,7 @@
 
 static int wraps_to(const char *value, const char *want)
 {
-	char *got = unit_wrap_exec(value, L, "%n");
+	char *got = unit_wrap_exec(value, L, "--unit=%n");
 	int ok = got && want ? strcmp(got, want) == 0 : got == want;
 
 	if (!ok)

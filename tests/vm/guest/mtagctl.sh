@@ -152,6 +152,11 @@ mtagctl_section() {
 
 	# ---- the policy changes, no restart: "restart needed".
 	sed -i 's/^nginx.service sync$/nginx.service async/' /etc/mtag/policy.conf
+	# Before the daemon-reload the generator's drop-in still hands the
+	# launcher the old entry: a restart alone would not apply the edit.
+	v=$(mtagctl --json status nginx.service | jq -r '.[0].verdict + ": " + .[0].reason')
+	[[ "$v" == "not protected: daemon-reload and restart needed: the policy changed since the last daemon-reload"* ]] &&
+		pass mtagctl/status-reload || fail mtagctl/status-reload "after a policy edit without daemon-reload: '$v'"
 	systemctl daemon-reload
 	v=$(mtagctl --json status nginx.service | jq -r '.[0].verdict + ": " + .[0].reason')
 	[[ "$v" == "not protected: restart needed"* ]] && pass mtagctl/status-restart ||
