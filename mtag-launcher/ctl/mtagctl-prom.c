@@ -61,11 +61,11 @@ static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool
 		 "0 if a policy asks for MTE and the service does not run so (restart needed, heap not tagged, modes differ, no MTE).",
 		 is_as_asked);
 	prom_family(p, "mtag_heap_tagged_ratio", "gauge",
-		    "Share of the service's anonymous memory in PROT_MTE (tagged) mappings.");
+		    "Share of the service's malloc-able memory (anonymous, in mappings without a file or [heap]) in PROT_MTE (tagged) mappings.");
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].anon_kb)
+		if (rows[i].malloc_kb)
 			prom_sample(p, "mtag_heap_tagged_ratio", (const char *[]){ "unit", rows[i].unit, NULL },
-				    (double)rows[i].mt_anon_kb / (double)rows[i].anon_kb);
+				    (double)rows[i].mt_malloc_kb / (double)rows[i].malloc_kb);
 	prom_family(p, "mtag_faults_total", "counter",
 		    "Tag-check faults of the service since boot, by cause (mtag-faultd's journal entries).");
 	for (size_t i = 0; i < n; i++)

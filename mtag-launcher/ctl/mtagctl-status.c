@@ -20,15 +20,12 @@
 #include "log.h"
 #include "mte.h"
 #include "procmte.h"
+#include "smaps.h"
 #include "json.h"
 #include "mtagctl-sd.h"
 #include "mtagctl-status.h"
 #include "policy.h"
 #include "util.h"
-
-/* Below this share of its anonymous memory in PROT_MTE mappings, a
- * service's heap is not tagged by glibc: it has its own allocator. */
-#define HEAP_TAGGED_MIN_PERCENT 5
 
 const char *verdict_name(enum verdict v)
 {
@@ -150,6 +147,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		s->threads += m.threads;
 		s->anon_kb += m.anon_kb;
 		s->mt_anon_kb += m.mt_anon_kb;
+		s->malloc_kb += m.malloc_kb;
+		s->mt_malloc_kb += m.mt_malloc_kb;
 		s->threads_suspended += m.threads_suspended;
 		if (m.report_on)
 			s->report_on_procs++;
@@ -242,10 +241,9 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	} else if (s->mode == MTAG_MODE_REPORT && s->report_on_procs != s->procs) {
 		NOT("report mode is not on in %u of %u processes: they stop at a fault",
 		    s->procs - s->report_on_procs, s->procs);
-	} else if (s->heap && s->anon_kb &&
-		   s->mt_anon_kb * 100 < s->anon_kb * HEAP_TAGGED_MIN_PERCENT) {
-		NOT("heap not tagged: %llu of %llu kB anonymous memory in PROT_MTE mappings; its own allocator (not glibc malloc) does not tag, so overflows and use-after-free go unseen",
-		    s->mt_anon_kb, s->anon_kb);
+	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {
+		NOT("heap not tagged: %llu of %llu kB malloc-able memory (mappings without a file, [heap]) in PROT_MTE mappings; its own allocator (not glibc malloc) does not tag, so overflows and use-after-free go unseen",
+		    s->mt_malloc_kb, s->malloc_kb);
 	} else if (s->mode == MTAG_MODE_REPORT) {
 		s->verdict = V_REPORT_ONLY;
 		snprintf(s->reason, sizeof(s->reason),
@@ -269,10 +267,10 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 
 static void heap_str(const struct svc_state *s, char *buf, size_t len)
 {
-	if (!s->procs || !s->anon_kb)
+	if (!s->procs || !s->malloc_kb)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%llu%%", s->mt_anon_kb * 100 / s->anon_kb);
+		snprintf(buf, len, "%llu%%", s->mt_malloc_kb * 100 / s->malloc_kb);
 }
 
 static void policy_str(const struct svc_state *s, char *buf, size_t len)
@@ -326,6 +324,8 @@ static void json_row(struct json *w, const struct svc_state *s)
 	json_begin_object(w);
 	json_kv_uint(w, "anonymous_kb", s->anon_kb);
 	json_kv_uint(w, "tagged_kb", s->mt_anon_kb);
+	json_kv_uint(w, "malloc_kb", s->malloc_kb);
+	json_kv_uint(w, "malloc_tagged_kb", s->mt_malloc_kb);
 	json_end_object(w);
 	json_key(w, "faults");
 	json_begin_object(w);
@@ -401,8 +401,9 @@ static void print_pid(const struct ctl *c, const struct svc_state *s, pid_t pid)
 		       c->proc, (int)pid);
 	if (m.has_mask_line)
 		printf("tag mask:       %s\n", m.tag_include);
-	printf("heap tagging:   %s (%llu of %llu kB anonymous memory in %u mt mappings of %u)\n",
-	       m.mt_maps ? "yes" : "no", m.mt_anon_kb, m.anon_kb, m.mt_maps, m.maps);
+	printf("heap tagging:   %s (%llu of %llu kB malloc-able memory tagged; %llu of %llu kB anonymous memory in %u mt mappings of %u)\n",
+	       m.mt_maps && smaps_heap_tagged(m.malloc_kb, m.mt_malloc_kb) ? "yes" : "no",
+	       m.mt_malloc_kb, m.malloc_kb, m.mt_anon_kb, m.anon_kb, m.mt_maps, m.maps);
 	if (!m.has_report_line) {
 		printf("report mode:    not available (this kernel shows no MTE_Report in %s/%d/status)\n",
 		       c->proc, (int)pid);

@@ -33,6 +33,7 @@ struct svc_state {
 	unsigned report_on_procs;
 	unsigned threads_suspended;
 	unsigned long long anon_kb, mt_anon_kb;
+	unsigned long long malloc_kb, mt_malloc_kb; /* malloc-able (smaps.h): the verdict's */
 	/* Faults of this boot (mtag-faultd's entries), by cause. */
 	unsigned faults, by_cause[5];
 	enum verdict verdict;

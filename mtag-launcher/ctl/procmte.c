@@ -152,5 +152,7 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 	m->mt_maps = s.n_mt_mappings;
 	m->anon_kb = s.anon_kb;
 	m->mt_anon_kb = s.mt_anon_kb;
+	m->malloc_kb = s.malloc_kb;
+	m->mt_malloc_kb = s.mt_malloc_kb;
 	return 0;
 }

@@ -13,6 +13,7 @@ struct proc_mte {
 	char comm[64];
 	unsigned maps, mt_maps;  /* mappings, and those with the "mt" VmFlag */
 	unsigned long long anon_kb, mt_anon_kb; /* Anonymous: kB, all and in mt mappings */
+	unsigned long long malloc_kb, mt_malloc_kb; /* ... of the malloc-able mappings (smaps.h) */
 	bool has_tcf_line;       /* kernel shows MTE_TCF: (mtag kernel) */
 	char tcf[64];            /* its value: none, sync, async, sync,async */
 	bool has_mask_line;

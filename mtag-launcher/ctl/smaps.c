@@ -50,8 +50,27 @@ static bool has_flag(const char *flags, const char *flag)
 
 struct cur {
 	bool open;
+	bool mallocable; /* no file, or [heap] */
 	uint64_t anon, rss;
 };
+
+/* Memory malloc can hand out: a mapping without a file (glibc's arenas
+ * and mmap'd chunks, another allocator's regions, "[anon:NAME]" when it
+ * names them with PR_SET_VMA_ANON_NAME) or the brk heap; not [stack],
+ * [vdso], [vvar], ..., nor a file's copy-on-write pages. */
+static bool mallocable_path(const char *path)
+{
+	return path[0] == '\0' || strcmp(path, "[heap]") == 0 ||
+	       strncmp(path, "[anon:", 6) == 0;
+}
+
+bool smaps_heap_tagged(uint64_t malloc_kb, uint64_t mt_malloc_kb)
+{
+	if (!malloc_kb)
+		return true;
+	/* mt <= all; 100 * kB cannot overflow for any real process. */
+	return mt_malloc_kb * 100 >= malloc_kb * SMAPS_HEAP_TAGGED_MIN_PERCENT;
+}
 
 static void close_mapping(struct cur *c, struct smaps_mte *out, bool mt)
 {
@@ -59,10 +78,14 @@ static void close_mapping(struct cur *c, struct smaps_mte *out, bool mt)
 		return;
 	out->anon_kb += c->anon;
 	out->rss_kb += c->rss;
+	if (c->mallocable)
+		out->malloc_kb += c->anon;
 	if (mt) {
 		out->mt_anon_kb += c->anon;
 		out->mt_rss_kb += c->rss;
 		out->n_mt_mappings++;
+		if (c->mallocable)
+			out->mt_malloc_kb += c->anon;
 	}
 	c->open = false;
 }
@@ -87,6 +110,7 @@ int smaps_read_file(FILE *f, struct smaps_mte *out)
 		if (procmaps_parse_line(line, (size_t)n, hdr) == 0) {
 			close_mapping(&c, out, false); /* no VmFlags (old kernel) */
 			c.open = true;
+			c.mallocable = mallocable_path(hdr->path);
 			c.anon = c.rss = 0;
 			out->n_mappings++;
 		} else if (!c.open) {

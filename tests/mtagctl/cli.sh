@@ -82,12 +82,16 @@ ffff90000000-ffff90100000 rw-p 00000000 00:00 0
 Size:               1024 kB
 Anonymous:          1000 kB
 VmFlags: rd wr mr mw me ac
+ffffd2a00000-ffffd2a21000 rw-p 00000000 00:00 0                          [stack]
+Size:                132 kB
+Anonymous:           100 kB
+VmFlags: rd wr mr mw me gd ac
 SMAPS
 expect pid-show 0 'pid 4242 (ngi"nx)' '' -- "$C" --no-pager --proc "$P" status -p 4242
 out=$(cat "$T/out")
 ok=1
 for want in 'tag checking:   sync (some threads differ)' 'tag mask:       0xfffe' \
-	'heap tagging:   yes (3000 of 4000 kB anonymous memory in 1 mt mappings of 3)' \
+	'heap tagging:   yes (3000 of 4000 kB malloc-able memory tagged; 3000 of 4100 kB anonymous memory in 1 mt mappings of 4)' \
 	'report mode:    on (checks come back in a thread after 300ms of its CPU time)' \
 	'threads:        3, tag checking suspended by a reported fault in 1: 4243, 1 with another mode (thread 4244: none)'; do
 	grep -qxF -- "$want" <<<"$out" || { ok=0; t_fail "cli/pid-fields" "no line '$want' in: $(tr '\n' '|' <<<"$out")"; }
@@ -118,7 +122,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["running"]["mode"] == "mixed (sync 2, none 1)", d["running"]
 assert d["running"]["threads"] == 3 and d["running"]["threads_suspended"] == 1, d["running"]
-assert d["heap"] == {"anonymous_kb": 4000, "tagged_kb": 3000}, d["heap"]
+assert d["heap"] == {"anonymous_kb": 4100, "tagged_kb": 3000, "malloc_kb": 4000, "malloc_tagged_kb": 3000}, d["heap"]
 assert d["verdict"] in ("not protected", "protected", "report only"), d["verdict"]
 assert set(d["faults"]) == {"total", "unknown", "overflow", "underflow", "use-after-free", "wild-pointer"}
 PY

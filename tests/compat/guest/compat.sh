@@ -158,6 +158,9 @@ run_one() {
 			/^VmFlags:/ {if (anonmap) {pa += cur; if ($0 ~ / mt( |$)/) pm += cur}; cur = 0}
 			END {print pa + 0, pm + 0}' "/proc/$p/smaps" 2>/dev/null)
 		pa=$((pa + ${a:-0})); pm=$((pm + ${b:-0}))
+		# The smaps itself, for mtagctl's tests (tests/mtagctl/data/daemons;
+		# "smaps-*" stays out of the published evidence).
+		if [ "$mode" = sync ]; then cp "/proc/$p/smaps" "$EVD/smaps-$n-$mode-$p.txt" 2>/dev/null; fi
 		a=glibc
 		if grep -q 'libjemalloc' "/proc/$p/maps" 2>/dev/null; then a=jemalloc
 		elif grep -q 'libtcmalloc' "/proc/$p/maps" 2>/dev/null; then a=tcmalloc

@@ -14,6 +14,8 @@
 #   mtagctl/prometheus         the textfile the timer's service writes
 #                              parses and counts the faults by cause
 #   mtagctl/catalog            journalctl -x explains the fault entry
+#   mtagctl/cpu-preferred      the sandboxed mtag-cpu-preferred.service
+#                              writes the policy's cpu-preferred mode
 MSGID_FAULT=5fda042e18d64e2e9d913704e87926cb
 
 mtagctl_section() {
@@ -140,13 +142,18 @@ mtagctl_section() {
 		local ov uf
 		ov=$(sed -n 's/^mtag_faults_total{unit="nginx.service",cause="overflow"} //p' "$pf")
 		uf=$(sed -n 's/^mtag_faults_total{unit="memcached.service",cause="use-after-free"} //p' "$pf")
+		# nginx's heap ratio: smaps of its www-data workers read from
+		# inside the sandbox (CAP_SYS_PTRACE, ProtectProc=invisible).
+		local hr
+		hr=$(sed -n 's/^mtag_heap_tagged_ratio{unit="nginx.service"} //p' "$pf")
 		if [[ "$(tail -1 <<<"$out")" == *" 0 errors" ]] && [ "${ov:-0}" -ge 1 ] && [ "${uf:-0}" -ge 1 ] &&
+			awk -v r="${hr:-0}" 'BEGIN { exit !(r >= 0.05) }' &&
 			grep -q '^mtag_protected{unit="nginx.service"} 1$' "$pf" &&
 			grep -q '^mtag_as_asked{unit="redis-server.service"} 0$' "$pf"; then
 			pass mtagctl/prometheus
 			info "prometheus: $(tail -1 <<<"$out"); nginx overflow faults $ov, memcached use-after-free faults $uf"
 		else
-			fail mtagctl/prometheus "parser: $(tr '\n' '|' <<<"$out"); nginx overflow '$ov', memcached uaf '$uf'"
+			fail mtagctl/prometheus "parser: $(tr '\n' '|' <<<"$out"); nginx overflow '$ov', memcached uaf '$uf', nginx heap ratio '$hr'"
 		fi
 	fi
 
@@ -163,5 +170,29 @@ mtagctl_section() {
 		fail mtagctl/status-restart "after a policy change without restart: '$v'"
 	info "after the policy change, no restart: nginx.service $v"
 	systemctl stop redis-server.service
+
+	# ---- mtag-cpu-preferred.service, sandboxed (no capabilities, no
+	# network, read-only file system but /sys), still writes every CPU's
+	# preferred mode.
+	local c0 want bad=""
+	c0=$(cat /sys/devices/system/cpu/cpu0/mte_tcf_preferred 2>/dev/null)
+	if [ -z "$c0" ]; then
+		skip mtagctl/cpu-preferred "no /sys/devices/system/cpu/cpu0/mte_tcf_preferred"
+	else
+		want=sync; [ "$c0" = sync ] && want=async
+		cp /etc/mtag/policy.conf "$R/policy.conf.saved"
+		echo "cpu-preferred $want" >>/etc/mtag/policy.conf
+		systemctl restart mtag-cpu-preferred.service
+		for f in /sys/devices/system/cpu/cpu[0-9]*/mte_tcf_preferred; do
+			[ "$(cat "$f")" = "$want" ] || bad="$bad $f=$(cat "$f")"
+		done
+		if systemctl -q is-active mtag-cpu-preferred.service && [ -z "$bad" ]; then
+			pass mtagctl/cpu-preferred
+		else
+			fail mtagctl/cpu-preferred "want $want:$bad; $(systemctl status mtag-cpu-preferred.service 2>&1 | tail -4 | tr '\n' '|')"
+		fi
+		cp "$R/policy.conf.saved" /etc/mtag/policy.conf
+		for f in /sys/devices/system/cpu/cpu[0-9]*/mte_tcf_preferred; do echo "$c0" >"$f"; done
+	fi
 	info "mtagctl part took $(( $(date +%s) - t0 ))s"
 }
