@@ -597,7 +597,9 @@ int main(int argc, char **argv)
 		test_report();
 		test_report_mode();
 		test_fault_line();
+		test_rate_limit();
 	}
+	test_dmesg_restrict();
 	printf("MTAG-KERNEL-TESTS-DONE failures=%d\n", failures);
 	fflush(stdout);
 	sync();

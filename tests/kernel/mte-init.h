@@ -65,4 +65,8 @@ int report_exec_main(int argc, char **argv);
 /* mte-faultline.c */
 void test_fault_line(void);
 
+/* mte-ratelimit.c */
+void test_rate_limit(void);
+void test_dmesg_restrict(void);
+
 #endif
