@@ -3,8 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "strmap.h"
 #include "unit.h"
 #include "unitfile.h"
+#include "unitmap.h"
+#include "util.h"
 
 #define L "/usr/sbin/mtag-launcher"
 
@@ -72,6 +75,54 @@ static void paths(struct strv *dirs)
 	unsetenv("SYSTEMD_UNIT_PATH");
 }
 
+
+/* The effective ExecStart= of NAME in the map of DIRS, as the generator
+ * reads it (without drop-ins named SKIP). */
+static int exec_start(const struct strv *dirs, const char *name, const char *skip,
+		      struct strv *out, struct unit_values *keep)
+{
+	struct unitmap m;
+	struct strmap cache = { 0 };
+	struct unit_load u;
+	struct unit_values v;
+	char *err = NULL;
+	int r = -1;
+
+	memset(out, 0, sizeof(*out));
+	unitmap_build(&m, dirs);
+	if (unitmap_load(&m, name, &u) == UNIT_FOUND) {
+		r = unit_read_values(&m, &cache, &u, skip, &v, &err);
+		if (r == 0) {
+			*out = v.exec_start;
+			memset(&v.exec_start, 0, sizeof(v.exec_start));
+			if (keep)
+				*keep = v;
+			else
+				unit_values_free(&v);
+		}
+	}
+	free(err);
+	unit_load_free(&u);
+	unit_values_cache_free(&cache);
+	unitmap_free(&m);
+	return r;
+}
+
+static enum unit_state find(const struct strv *dirs, const char *name, char **path, char **real)
+{
+	struct unitmap m;
+	struct unit_load u;
+	enum unit_state s;
+
+	unitmap_build(&m, dirs);
+	s = unitmap_load(&m, name, &u);
+	*path = u.fragment ? xstrdup(u.fragment) : NULL;
+	*real = u.id ? xstrdup(u.id) : NULL;
+	unit_load_free(&u);
+	unitmap_free(&m);
+	return s;
+}
+
 static void test_unit_paths(void)
 {
 	struct strv d;
@@ -93,7 +144,6 @@ static void test_unit_paths(void)
 static void test_exec_start_with_dropins(void)
 {
 	struct strv dirs, ex;
-	char *path = NULL, *real = NULL, *err = NULL;
 
 	setup_dirs("exec");
 	put(dir_b, "web.service",
@@ -110,44 +160,36 @@ static void test_exec_start_with_dropins(void)
 	put(dir_b, "web-.service.d/15-prefix.conf", "[Service]\nExecStart=/bin/not-a-prefix-of-web\n");
 	put(dir_b, "web.service.d/zz-mtag-launcher.conf", "[Service]\nExecStart=\nExecStart=/ours\n");
 	paths(&dirs);
-	CHECK(unit_find(&dirs, "web.service", &path, &real) == UNIT_FOUND);
-	CHECK_STR(real, "web.service");
-	CHECK(unit_exec_start(&dirs, path, real, NULL, "zz-mtag-launcher.conf", &ex, &err) == 0);
+	CHECK(exec_start(&dirs, "web.service", "zz-mtag-launcher.conf", &ex, NULL) == 0);
 	CHECK(ex.n == 2);
 	CHECK_STR(ex.v[0], "/bin/fourth");
 	CHECK_STR(ex.v[1], "/bin/fifth");
 	strv_free(&ex);
 	/* Without any reset: fragment (continuation joined), then drop-ins. */
 	put(dir_a, "web.service.d/20-reset.conf", "[Service]\nExecStart=/bin/fourth\n");
-	CHECK(unit_exec_start(&dirs, path, real, NULL, "zz-mtag-launcher.conf", &ex, &err) == 0);
+	CHECK(exec_start(&dirs, "web.service", "zz-mtag-launcher.conf", &ex, NULL) == 0);
 	CHECK(ex.n == 5);
 	CHECK_STR(ex.v[0], "/bin/first     --flag");
 	CHECK_STR(ex.v[1], "/bin/second");
 	CHECK_STR(ex.v[2], "/bin/third");
 	strv_free(&ex);
-	free(path);
-	free(real);
 	strv_free(&dirs);
 }
 
 static void test_hierarchical_dropins(void)
 {
 	struct strv dirs, ex;
-	char *path = NULL, *real = NULL, *err = NULL;
 
 	setup_dirs("hier");
 	put(dir_b, "foo-bar-baz.service", "[Service]\nExecStart=/bin/a\n");
 	put(dir_b, "foo-.service.d/x.conf", "[Service]\nExecStart=\nExecStart=/bin/b\n");
 	put(dir_b, "foo-bar-.service.d/y.conf", "[Service]\nExecStart=/bin/c\n");
 	paths(&dirs);
-	CHECK(unit_find(&dirs, "foo-bar-baz.service", &path, &real) == UNIT_FOUND);
-	CHECK(unit_exec_start(&dirs, path, real, NULL, NULL, &ex, &err) == 0);
+	CHECK(exec_start(&dirs, "foo-bar-baz.service", NULL, &ex, NULL) == 0);
 	CHECK(ex.n == 2);
 	CHECK_STR(ex.v[0], "/bin/b");
 	CHECK_STR(ex.v[1], "/bin/c");
 	strv_free(&ex);
-	free(path);
-	free(real);
 	strv_free(&dirs);
 }
 
@@ -167,22 +209,30 @@ static void test_find_alias_template_masked(void)
 	CHECK(symlink("/dev/null", link) == 0);
 	paths(&dirs);
 
-	CHECK(unit_find(&dirs, "sshd.service", &path, &real) == UNIT_FOUND);
+	CHECK(find(&dirs, "sshd.service", &path, &real) == UNIT_FOUND);
 	CHECK_STR(real, "ssh.service");
 	free(path);
 	free(real);
-	CHECK(unit_find(&dirs, "getty@tty1.service", &path, &real) == UNIT_FOUND);
+	CHECK(find(&dirs, "getty@tty1.service", &path, &real) == UNIT_FOUND);
 	CHECK_STR(real, "getty@tty1.service");
 	CHECK(strstr(path, "getty@.service") != NULL);
 	free(path);
 	free(real);
-	CHECK(unit_find(&dirs, "gone.service", &path, &real) == UNIT_MASKED);
+	CHECK(find(&dirs, "gone.service", &path, &real) == UNIT_MASKED);
+	free(path);
 	free(real);
-	CHECK(unit_find(&dirs, "empty.service", &path, &real) == UNIT_MASKED);
+	CHECK(find(&dirs, "empty.service", &path, &real) == UNIT_MASKED);
+	free(path);
 	free(real);
-	CHECK(unit_find(&dirs, "nope.service", &path, &real) == UNIT_NOT_FOUND);
+	CHECK(find(&dirs, "nope.service", &path, &real) == UNIT_NOT_FOUND);
 
-	unit_list_services(&dirs, &names);
+	{
+		struct unitmap m;
+
+		unitmap_build(&m, &dirs);
+		unitmap_list(&m, ".service", &names);
+		unitmap_free(&m);
+	}
 	CHECK(names.n == 5);
 	CHECK_STR(names.v[0], "empty.service");
 	CHECK_STR(names.v[1], "getty@.service");
@@ -192,12 +242,21 @@ static void test_find_alias_template_masked(void)
 
 static void test_unreadable_fragment(void)
 {
-	struct strv dirs = { 0 }, ex;
+	struct unitmap m;
+	struct strv dirs = { 0 };
+	struct strmap cache = { 0 };
+	struct unit_load u = { .fragment = xstrdup("/nonexistent/x.service"), .id = xstrdup("x.service") };
+	struct unit_values v;
 	char *err = NULL;
 
-	CHECK(unit_exec_start(&dirs, "/nonexistent/x.service", "x.service", NULL, NULL, &ex, &err) < 0);
+	unitmap_build(&m, &dirs);
+	/* A fragment that cannot be read is an error. */
+	CHECK(unit_read_values(&m, &cache, &u, NULL, &v, &err) < 0);
 	CHECK(err && strstr(err, "No such file"));
 	free(err);
+	unit_load_free(&u);
+	unit_values_cache_free(&cache);
+	unitmap_free(&m);
 }
 
 void run_unitfile_tests(void)
