@@ -18,6 +18,8 @@ struct unit_info {
 	char invocation[33];   /* InvocationID as hex, "" if none */
 	uint64_t start_usec;   /* ExecMainStartTimestamp, realtime us, 0: none */
 	bool wrapped;          /* mtag-generator's drop-in is loaded */
+	char *unwrapped_by;    /* loaded, but ExecStart= does not run the launcher: the
+	                        * drop-ins after it that set ExecStart= ("" unknown); or NULL */
 	bool need_reload;      /* NeedDaemonReload */
 };
 
