@@ -19,6 +19,7 @@
 #include "util.h"
 
 #define MAX_UNIT_FILE (4u << 20)
+#define LONG_LINE_MAX (1u << 20) /* systemd's limit of a joined line */
 
 static const char *const default_unit_dirs[] = {
 	"/etc/systemd/system.control",
@@ -206,16 +207,23 @@ int unit_text_parse(const char *name, const char *text, size_t len, const char *
 			bom_done = true;
 		}
 		add = n;
+		if (clen + add > LONG_LINE_MAX) {
+			*err = xasprintf("%s:%u: continuation line too long", name, line);
+			rc = -1;
+			break;
+		}
 		grow_array((void **)&cont, &ccap, clen + add + 1, 1);
 		memcpy(cont + clen, l, add);
-		clen += add;
-		cont[clen] = '\0';
-		for (size_t i = 0; i < clen; i++) {
+		/* What came before ended in the (now blank) continuation
+		 * backslash: no escape is pending, scan only the new part. */
+		for (size_t i = clen; i < clen + add; i++) {
 			if (escaped)
 				escaped = false;
 			else if (cont[i] == '\\')
 				escaped = true;
 		}
+		clen += add;
+		cont[clen] = '\0';
 		if (escaped) {
 			cont[clen - 1] = ' ';
 			continue;

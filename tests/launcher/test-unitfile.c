@@ -293,6 +293,23 @@ static void test_config_parse_lines(void)
 			"[Service]\nExecStart=\nExecStart = /b \n", "/b"));
 	/* An invalid section header ends the file (systemd stops there). */
 	CHECK(PARSES_TO("[Service]\nExecStart=/a\n[Service\nExecStart=/b\n", "/a"));
+	{
+		/* A joined line over systemd's 1 MiB is an error; the scan
+		 * stays linear (40,000 continued lines). */
+		static const char *const keys[] = { "ExecStart" };
+		size_t n = 40000, len = 10 + n * 32;
+		char *big = malloc(len + 1), *q = big, *err = NULL;
+		struct unit_file_keys k;
+
+		q += sprintf(q, "[Service]\n");
+		for (size_t i = 0; i < n; i++)
+			q += sprintf(q, "ExecStart=/aaaaaaaaaaaaaaaaaa \\\n");
+		CHECK(unit_text_parse("big.service", big, (size_t)(q - big), keys, 1, &k, &err) < 0);
+		CHECK(err && strstr(err, "continuation line too long"));
+		free(err);
+		unit_file_keys_free(&k);
+		free(big);
+	}
 }
 
 static void test_exec_split(void)
