@@ -208,6 +208,17 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	log_setup("mtag-generator", LOG_STDERR, true);
+	/* Run by systemd ($SYSTEMD_SCOPE, systemd 251+), a generator's stderr
+	 * is PID 1's, which reaches no log: write to the kernel log, as
+	 * systemd's own generators do (journald imports it). */
+	if (getenv("SYSTEMD_SCOPE") && !isatty(STDERR_FILENO)) {
+		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+		if (fd >= 0) {
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
+	}
 	if (argc != 2 && argc != 4) {
 		fprintf(stderr, "usage: mtag-generator NORMAL-DIR [EARLY-DIR LATE-DIR]\n");
 		return 1;
