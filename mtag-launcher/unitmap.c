@@ -447,11 +447,18 @@ void unit_load_free(struct unit_load *u)
 
 static void add_dir(const struct unitmap *m, const char *dir, const char *name, struct strv *out)
 {
-	char *p = xasprintf("%s/%s.d", dir, name);
+	/* Called some 10 times per unit: no printf here. */
+	size_t a = strlen(dir), b = strlen(name);
+	char buf[512], *p = a + b + 4 <= sizeof(buf) ? buf : xmalloc(a + b + 4);
 
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b);
+	memcpy(p + a + 1 + b, ".d", 3);
 	if (strmap_contains(&m->dotd, p))
 		names_add(out, p);
-	free(p);
+	if (p != buf)
+		free(p);
 }
 
 /* systemd's unit_file_find_dirs: NAME.d, its template's, and those of
