@@ -69,6 +69,12 @@ debs: launcher-debs
 bench: $(BUILD)/host/mtag-launcher
 	tests/bench/run
 
+# mtag-generator against the number of units, next to systemd's own
+# generators (not part of make check; BENCH_GEN_BEFORE=PATH adds a build).
+.PHONY: bench-generator
+bench-generator: $(BUILD)/host/mtag-generator
+	tests/bench/generator
+
 # --- Distribution build and install (used by debian/rules) --------------
 # Honours CC, CFLAGS, CPPFLAGS, LDFLAGS and PKG_CONFIG as dpkg-buildflags
 # and debhelper set them (also when cross-building).

@@ -23,7 +23,9 @@
 #include "conffiles.h"
 #include "log.h"
 #include "policy.h"
+#include "strmap.h"
 #include "unitfile.h"
+#include "unitmap.h"
 #include "util.h"
 
 #ifndef MTAG_LAUNCHER_PATH
@@ -134,13 +136,36 @@ out:
 	return rc;
 }
 
-/* Wrap one candidate unit NAME.  Returns -1 on a write error. */
-static int wrap_unit(const char *outdir, const struct policy *p, const struct strv *dirs,
-		     const char *name, bool named_exactly, struct strv *done)
+struct gen {
+	const char *outdir;
+	const struct policy *p;
+	struct unitmap map;
+	struct strmap parsed; /* unit files read, each once */
+	struct strmap done;   /* units written or judged */
+};
+
+static void warn_late(const struct gen *g, const char *unit, const struct unit_values *v)
 {
-	char *fragment = NULL, *real = NULL, *err = NULL, *unit_arg = NULL, *args = NULL;
+	for (size_t i = 0; i < v->late_reset.n; i++)
+		log_msg(LOG_WARNING, NULL,
+			"%s: %s sorts after " DROPIN_NAME " and resets ExecStart=: systemd runs its command, not the wrapped one, so the service runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			unit, v->late_reset.v[i]);
+	for (size_t i = 0; i < v->late_add.n; i++)
+		log_msg(LOG_WARNING, NULL,
+			"%s: %s sorts after " DROPIN_NAME " and adds an ExecStart= that runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			unit, v->late_add.v[i]);
+}
+
+/* Wrap one candidate unit NAME.  Returns -1 on a write error. */
+static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
+{
+	const struct policy *p = g->p;
+	char *err = NULL, *unit_arg = NULL, *args = NULL;
 	const struct policy_entry *e = policy_lookup(p, name);
-	struct strv execs = { 0 }, noexec = { 0 };
+	struct unit_load u;
+	struct unit_values v = { 0 };
+	struct strv execs = { 0 };
+	const char *real;
 	int rc = 0;
 
 	/* A vendor default that turns MTE off (a daemon known to break under
@@ -151,7 +176,7 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 				e->file, e->line, name);
 		return 0;
 	}
-	switch (unit_find(dirs, name, &fragment, &real)) {
+	switch (unitmap_load(&g->map, name, &u)) {
 	case UNIT_NOT_FOUND:
 		if (named_exactly)
 			log_msg(LOG_INFO, NULL, "%s:%u: %s: no unit file, nothing to wrap",
@@ -163,17 +188,23 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 	case UNIT_FOUND:
 		break;
 	}
+	real = u.id;
 	if (strcmp(real, name) != 0 && policy_names_unit(p, real))
 		goto out; /* an alias: the unit's own name has an entry */
-	for (size_t i = 0; i < done->n; i++)
-		if (strcmp(done->v[i], real) == 0)
-			goto out;
-	strv_push(done, xstrdup(real));
+	if (!strmap_add(&g->done, real, NULL))
+		goto out;
 
-	if (unit_exec_start(dirs, fragment, real, strcmp(real, name) ? name : NULL,
-			    DROPIN_NAME, &execs, &err) < 0) {
+	if (unit_read_values(&g->map, &g->parsed, &u, DROPIN_NAME, &v, &err) < 0) {
 		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
 		goto out;
+	}
+	for (size_t i = 0; i < v.exec_start.n; i++) {
+		struct strv cmds;
+
+		unit_exec_split(v.exec_start.v[i], &cmds);
+		for (size_t j = 0; j < cmds.n; j++)
+			strv_push(&execs, xstrdup(cmds.v[j]));
+		strv_free(&cmds);
 	}
 	if (execs.n == 0) {
 		log_msg(LOG_WARNING, NULL, "%s:%u: %s has no ExecStart=, not wrapped",
@@ -195,21 +226,16 @@ static int wrap_unit(const char *outdir, const struct policy *p, const struct st
 		}
 		free(w);
 	}
+	warn_late(g, real, &v);
 	/* The launcher looks the policy up under the name it was given:
 	 * the unit's own (%n) or, for an alias named in the policy, that. */
 	unit_arg = strcmp(real, name) == 0 ? xstrdup("%n") : escape_backslashes(name);
-	if (unit_service_values(dirs, fragment, real, strcmp(real, name) ? name : NULL,
-				DROPIN_NAME, "NoExecPaths", &noexec, &err) < 0) {
-		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
-		goto out;
-	}
 	args = launcher_args(unit_arg, p, e);
-	rc = write_dropin(outdir, real, e, fragment, &execs, args, noexec.n > 0);
+	rc = write_dropin(g->outdir, real, e, u.fragment, &execs, args, v.no_exec_paths.n > 0);
 out:
 	strv_free(&execs);
-	strv_free(&noexec);
-	free(fragment);
-	free(real);
+	unit_values_free(&v);
+	unit_load_free(&u);
 	free(err);
 	free(unit_arg);
 	free(args);
@@ -221,11 +247,23 @@ int main(int argc, char **argv)
 	const char *root = getenv("MTAG_ROOT"); /* for tests: an alternative / */
 	struct conf_opts co = { .root = root };
 	struct policy p;
-	struct strv dirs, all = { 0 }, done = { 0 };
+	struct strv dirs, all = { 0 };
+	struct gen g = { 0 };
 	bool any_glob = false;
 	int rc = 0;
 
 	log_setup("mtag-generator", LOG_STDERR, true);
+	/* Run by systemd ($SYSTEMD_SCOPE, systemd 251+), a generator's stderr
+	 * is PID 1's, which reaches no log: write to the kernel log, as
+	 * systemd's own generators do (journald imports it). */
+	if (getenv("SYSTEMD_SCOPE") && !isatty(STDERR_FILENO)) {
+		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+		if (fd >= 0) {
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
+	}
 	if (argc != 2 && argc != 4) {
 		fprintf(stderr, "usage: mtag-generator NORMAL-DIR [EARLY-DIR LATE-DIR]\n");
 		return 1;
@@ -235,26 +273,31 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < p.n_diags; i++)
 		log_diag(&p.diags[i]);
 	unit_paths(&dirs, root);
+	/* One readdir of each directory of the search path. */
+	unitmap_build(&g.map, &dirs);
+	g.outdir = argv[1];
+	g.p = &p;
 
 	for (size_t i = 0; i < p.n_entries; i++) {
 		const struct policy_entry *e = &p.entries[i];
 
 		if (e->kind == ENTRY_EXACT || e->kind == ENTRY_TEMPLATE) {
-			if (wrap_unit(argv[1], &p, &dirs, e->pattern, true, &done) < 0)
+			if (wrap_unit(&g, e->pattern, true) < 0)
 				rc = 1;
 		} else if (e->kind == ENTRY_GLOB) {
 			any_glob = true;
 		}
 	}
 	if (any_glob) {
-		unit_list_services(&dirs, &all);
+		unitmap_list(&g.map, ".service", &all);
 		for (size_t i = 0; i < all.n; i++)
-			if (policy_names_unit(&p, all.v[i]) &&
-			    wrap_unit(argv[1], &p, &dirs, all.v[i], false, &done) < 0)
+			if (policy_names_unit(&p, all.v[i]) && wrap_unit(&g, all.v[i], false) < 0)
 				rc = 1;
 	}
 	strv_free(&all);
-	strv_free(&done);
+	strmap_free(&g.done, NULL);
+	unit_values_cache_free(&g.parsed);
+	unitmap_free(&g.map);
 	strv_free(&dirs);
 	policy_free(&p);
 	return rc;

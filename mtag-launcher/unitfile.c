@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include "dropins.h"
+#include "unitmap.h"
 #include "util.h"
 
 #define MAX_UNIT_FILE (4u << 20)
+#define LONG_LINE_MAX (1u << 20) /* systemd's limit of a joined line */
 
 static const char *const default_unit_dirs[] = {
 	"/etc/systemd/system.control",
@@ -89,187 +91,171 @@ void unit_paths(struct strv *dirs, const char *root)
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
+/* --- config_parse ------------------------------------------------------
+ * systemd's src/shared/conf-parser.c: a line ends at "\n", "\r", "\r\n"
+ * or a NUL (read_line); a line whose first non-blank is '#' or ';' is a
+ * comment, also in the middle of a continuation; a line ends in a
+ * continuation when its last character is a backslash that is not itself
+ * escaped ("x\\" is not one, nor is "x\ " with a blank after it), and the
+ * backslash becomes a space; a UTF-8 byte order mark is dropped once.  Each
+ * joined line is stripped of blanks; "[NAME]" opens a section (a header
+ * without the closing ']' or with unsafe characters is an error that ends
+ * the file); "KEY=VALUE" is split at the first '=' and both sides are
+ * stripped; other lines are ignored. */
+
+#define WHITESPACE " \t\n\r"
+
+static char *strip(char *s)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	char *e;
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n > m && strcmp(s + n - m, suffix) == 0;
-}
-
-void unit_list_services(const struct strv *dirs, struct strv *names)
-{
-	memset(names, 0, sizeof(*names));
-	for (size_t i = 0; i < dirs->n; i++) {
-		DIR *d = opendir(dirs->v[i]);
-		struct dirent *de;
-
-		if (!d)
-			continue;
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.' && has_suffix(de->d_name, ".service") &&
-			    !strv_contains(names, de->d_name))
-				strv_push(names, xstrdup(de->d_name));
-		closedir(d);
-	}
-	if (names->n)
-		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
-}
-
-static char *template_name(const char *name)
-{
-	const char *at = strchr(name, '@');
-	const char *dot = strrchr(name, '.');
-
-	if (!at || !dot || dot < at || dot == at + 1)
-		return NULL;
-	return xasprintf("%.*s%s", (int)(at - name + 1), name, dot);
-}
-
-static enum unit_state find_in_dirs(const struct strv *dirs, const char *name,
-				    char **path, char **real)
-{
-	for (size_t i = 0; i < dirs->n; i++) {
-		char *p = xasprintf("%s/%s", dirs->v[i], name);
-		struct stat st;
-
-		if (lstat(p, &st) < 0) {
-			free(p);
-			continue;
-		}
-		*real = xstrdup(name);
-		if (S_ISLNK(st.st_mode)) {
-			char target[PATH_MAX];
-			ssize_t n = readlink(p, target, sizeof(target) - 1);
-
-			if (n > 0) {
-				const char *base;
-
-				target[n] = '\0';
-				if (strcmp(target, "/dev/null") == 0) {
-					free(p);
-					return UNIT_MASKED;
-				}
-				base = strrchr(target, '/');
-				base = base ? base + 1 : target;
-				if (has_suffix(base, ".service") && strcmp(base, name) != 0 &&
-				    !has_suffix(base, "@.service")) {
-					free(*real);
-					*real = xstrdup(base);
-				}
-			}
-		}
-		if (stat(p, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-			/* Dangling link, /dev/null or an empty file. */
-			free(p);
-			return UNIT_MASKED;
-		}
-		*path = p;
-		return UNIT_FOUND;
-	}
-	return UNIT_NOT_FOUND;
-}
-
-enum unit_state unit_find(const struct strv *dirs, const char *name, char **path, char **real)
-{
-	enum unit_state s;
-	char *tpl;
-
-	*path = *real = NULL;
-	s = find_in_dirs(dirs, name, path, real);
-	if (s != UNIT_NOT_FOUND)
-		return s;
-	tpl = template_name(name);
-	if (!tpl || strcmp(tpl, name) == 0) {
-		free(tpl);
-		return UNIT_NOT_FOUND;
-	}
-	s = find_in_dirs(dirs, tpl, path, real);
-	free(tpl);
-	if (s == UNIT_FOUND) {
-		free(*real);
-		*real = xstrdup(name);
-	}
+	s += strspn(s, WHITESPACE);
+	e = s + strlen(s);
+	while (e > s && strchr(WHITESPACE, e[-1]))
+		*--e = '\0';
 	return s;
 }
 
-/* Names whose NAME.d directories hold drop-ins for unit REAL. */
-static void dropin_names(const char *real, const char *alias, struct strv *names)
+static void keys_push(struct unit_file_keys *k, unsigned key, const char *value)
 {
-	char *tpl = template_name(real);
-	const char *dot = strrchr(real, '.');
-
-	memset(names, 0, sizeof(*names));
-	strv_push(names, xstrdup(real));
-	if (alias && strcmp(alias, real) != 0)
-		strv_push(names, xstrdup(alias));
-	if (tpl && strcmp(tpl, real) != 0)
-		strv_push(names, tpl);
-	else
-		free(tpl);
-	/* Hierarchical drop-ins: a-b-c.service reads a-.service.d and
-	 * a-b-.service.d, and every service reads service.d. */
-	for (const char *dash = strchr(real, '-'); dash && dot && dash < dot;
-	     dash = strchr(dash + 1, '-'))
-		strv_push(names, xasprintf("%.*s%s", (int)(dash - real + 1), real, dot));
-	strv_push(names, xstrdup(dot ? dot + 1 : "service"));
+	grow_array((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	k->v[k->n].key = key;
+	k->v[k->n].value = *value ? xstrdup(value) : NULL;
+	k->n++;
 }
 
-static void trim(char **s)
+static bool section_name_safe(const char *s)
 {
-	char *p = *s, *e;
-
-	p += strspn(p, " \t");
-	e = p + strlen(p);
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	*s = p;
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 127 || strchr("\\\"'", *s))
+			return false;
+	return true;
 }
 
-static void process_line(char *line, char *section, size_t section_size, const char *want,
-			 struct strv *out)
+/* One joined line.  Returns -1 (with *ERR) on an invalid section header. */
+static int parse_line(const char *name, unsigned line, char *l, char **section,
+		      const char *const *keys, size_t nkeys, struct unit_file_keys *out,
+		      char **err)
 {
-	char *eq, *key, *val;
+	char *eq, *key;
 
-	trim(&line);
-	if (!*line || *line == '#' || *line == ';')
-		return;
-	if (*line == '[') {
-		char *end = strchr(line, ']');
+	l = strip(l);
+	if (!*l)
+		return 0;
+	if (*l == '[') {
+		size_t k = strlen(l);
 
-		snprintf(section, section_size, "%.*s",
-			 end ? (int)(end - line - 1) : 0, line + 1);
-		return;
+		if (l[k - 1] != ']') {
+			*err = xasprintf("%s:%u: invalid section header '%s'", name, line, l);
+			return -1;
+		}
+		free(*section);
+		*section = xstrndup(l + 1, k - 2);
+		if (!section_name_safe(*section)) {
+			*err = xasprintf("%s:%u: bad characters in section header '%s'", name, line, l);
+			return -1;
+		}
+		return 0;
 	}
-	if (strcmp(section, "Service") != 0 || !(eq = strchr(line, '=')))
-		return;
+	if (!*section || strcmp(*section, "Service") != 0 || !(eq = strchr(l, '=')) || eq == l)
+		return 0;
 	*eq = '\0';
-	key = line;
-	val = eq + 1;
-	trim(&key);
-	trim(&val);
-	if (strcmp(key, want) != 0)
-		return;
-	if (!*val)
-		strv_free(out);
-	else
-		strv_push(out, xstrdup(val));
+	key = strip(l);
+	for (size_t i = 0; i < nkeys; i++)
+		if (strcmp(key, keys[i]) == 0)
+			keys_push(out, (unsigned)i, strip(eq + 1));
+	return 0;
 }
 
-static int parse_key(const char *path, const char *want, struct strv *out, char **err)
+int unit_text_parse(const char *name, const char *text, size_t len, const char *const *keys,
+		    size_t nkeys, struct unit_file_keys *out, char **err)
 {
-	char *buf, *logical = NULL, section[64] = "";
-	size_t len, llen = 0, lcap = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
-	bool cont = false;
+	char *cont = NULL, *section = NULL;
+	size_t clen = 0, ccap = 0;
+	unsigned line = 0;
+	bool bom_done = false;
+	int rc = 0;
 
+	memset(out, 0, sizeof(*out));
+	*err = NULL;
+	for (size_t pos = 0; pos < len && rc == 0;) {
+		size_t start = pos, n, add;
+		const char *l, *q;
+		bool escaped = false;
+
+		while (pos < len && text[pos] != '\n' && text[pos] != '\r' && text[pos] != '\0')
+			pos++;
+		n = pos - start;
+		if (pos < len) { /* the line ending: \n, \r, \r\n, each maybe with a NUL */
+			char c = text[pos++];
+
+			if (c == '\r' && pos < len && text[pos] == '\n')
+				pos++;
+			if (c != '\0' && pos < len && text[pos] == '\0')
+				pos++;
+		}
+		line++;
+		l = text + start;
+		q = l;
+		while (q < l + n && strchr(WHITESPACE, *q))
+			q++;
+		if (q < l + n && (*q == '#' || *q == ';'))
+			continue; /* a comment, also inside a continuation */
+		if (!bom_done && n >= 3 && memcmp(l, "\xef\xbb\xbf", 3) == 0) {
+			l += 3;
+			n -= 3;
+			bom_done = true;
+		}
+		add = n;
+		if (clen + add > LONG_LINE_MAX) {
+			*err = xasprintf("%s:%u: continuation line too long", name, line);
+			rc = -1;
+			break;
+		}
+		grow_array((void **)&cont, &ccap, clen + add + 1, 1);
+		memcpy(cont + clen, l, add);
+		/* What came before ended in the (now blank) continuation
+		 * backslash: no escape is pending, scan only the new part. */
+		for (size_t i = clen; i < clen + add; i++) {
+			if (escaped)
+				escaped = false;
+			else if (cont[i] == '\\')
+				escaped = true;
+		}
+		clen += add;
+		cont[clen] = '\0';
+		if (escaped) {
+			cont[clen - 1] = ' ';
+			continue;
+		}
+		rc = parse_line(name, line, cont, &section, keys, nkeys, out, err);
+		clen = 0;
+	}
+	if (clen && rc == 0) /* the file ends in a continuation */
+		rc = parse_line(name, line, cont, &section, keys, nkeys, out, err);
+	free(cont);
+	free(section);
+	return rc;
+}
+
+int unit_file_parse(const char *path, const char *const *keys, size_t nkeys,
+		    struct unit_file_keys *out, char **err)
+{
+	struct stat st;
+	char *buf;
+	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY), r;
+
+	memset(out, 0, sizeof(*out));
+	*err = NULL;
 	if (fd < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
+		return errno == ENOENT ? 1 : -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd); /* /dev/null (a masked drop-in), a directory */
+		*err = xasprintf("%s: not a regular file", path);
+		return 1;
 	}
 	r = read_fd_all(fd, MAX_UNIT_FILE, &buf, &len);
 	close(fd);
@@ -277,84 +263,117 @@ static int parse_key(const char *path, const char *want, struct strv *out, char 
 		*err = xasprintf("%s: %s", path, strerror(-r));
 		return -1;
 	}
-	for (char *s = buf, *nl; s && *s; s = nl ? nl + 1 : NULL) {
-		size_t n;
-		char *t;
-
-		nl = strchr(s, '\n');
-		if (nl)
-			*nl = '\0';
-		t = s + strspn(s, " \t");
-		/* Comment lines inside a continued line are dropped. */
-		if (cont && (*t == '#' || *t == ';'))
-			continue;
-		n = strlen(s);
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-			n--;
-		cont = n && s[n - 1] == '\\';
-		if (cont)
-			n--;
-		grow_array((void **)&logical, &lcap, llen + n + 2, 1);
-		memcpy(logical + llen, s, n);
-		llen += n;
-		if (cont) {
-			logical[llen++] = ' ';
-			continue;
-		}
-		logical[llen] = '\0';
-		process_line(logical, section, sizeof(section), want, out);
-		llen = 0;
-	}
-	if (llen) {
-		logical[llen] = '\0';
-		process_line(logical, section, sizeof(section), want, out);
-	}
-	free(logical);
+	r = unit_text_parse(path, buf, len, keys, nkeys, out, err);
 	free(buf);
+	return r;
+}
+
+void unit_file_keys_free(struct unit_file_keys *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->v[i].value);
+	free(k->v);
+	memset(k, 0, sizeof(*k));
+}
+
+size_t unit_file_keys_apply(const struct unit_file_keys *k, unsigned key, struct strv *list,
+			    bool *reset)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->v[i].key != key)
+			continue;
+		n++;
+		if (k->v[i].value) {
+			strv_push(list, xstrdup(k->v[i].value));
+		} else {
+			strv_free(list);
+			if (reset)
+				*reset = true;
+		}
+	}
+	return n;
+}
+
+/* --- a unit's values --------------------------------------------------- */
+
+static const char *const value_keys[] = { "ExecStart", "NoExecPaths" };
+
+struct parsed {
+	struct unit_file_keys k;
+	int rc;
+	char *err;
+};
+
+static void parsed_free(void *p)
+{
+	struct parsed *x = p;
+
+	if (x) {
+		unit_file_keys_free(&x->k);
+		free(x->err);
+		free(x);
+	}
+}
+
+/* PATH parsed once per run (a drop-in shared by many units, such as
+ * service.d/x.conf, is read once). */
+static const struct parsed *parse_cached(struct strmap *cache, const char *path)
+{
+	void **slot = strmap_slot(cache, path);
+	struct parsed *x = *slot;
+
+	if (!x) {
+		x = xmalloc(sizeof(*x));
+		x->rc = unit_file_parse(path, value_keys, 2, &x->k, &x->err);
+		*slot = x;
+	}
+	return x;
+}
+
+void unit_values_cache_free(struct strmap *cache)
+{
+	strmap_free(cache, parsed_free);
+}
+
+int unit_read_values(struct unitmap *m, struct strmap *cache, const struct unit_load *u,
+		     const char *skip, struct unit_values *v, char **err)
+{
+	const struct parsed *x;
+	struct dropins d;
+
+	memset(v, 0, sizeof(*v));
+	*err = NULL;
+	x = parse_cached(cache, u->fragment);
+	if (x->rc != 0) {
+		*err = xstrdup(x->err);
+		return -1;
+	}
+	unit_file_keys_apply(&x->k, 0, &v->exec_start, NULL);
+	unit_file_keys_apply(&x->k, 1, &v->no_exec_paths, NULL);
+	unitmap_dropins(m, u, skip, &d);
+	for (size_t i = 0; i < d.n; i++) {
+		bool reset = false;
+
+		x = parse_cached(cache, d.v[i].path);
+		/* systemd ignores a drop-in it cannot read, and keeps what a
+		 * drop-in set before a bad line. */
+		if (unit_file_keys_apply(&x->k, 0, &v->exec_start, &reset) && skip &&
+		    strcmp(d.v[i].name, skip) > 0)
+			strv_push(reset ? &v->late_reset : &v->late_add, xstrdup(d.v[i].path));
+		unit_file_keys_apply(&x->k, 1, &v->no_exec_paths, NULL);
+	}
+	dropins_free(&d);
 	return 0;
 }
 
-int unit_service_values(const struct strv *dirs, const char *fragment, const char *real,
-			const char *alias, const char *skip, const char *key, struct strv *out,
-			char **err)
+void unit_values_free(struct unit_values *v)
 {
-	struct strv names;
-	struct dropins d = { 0 };
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	*err = NULL;
-	if (parse_key(fragment, key, out, err) < 0)
-		return -1;
-
-	dropin_names(real, alias, &names);
-	for (size_t i = 0; i < dirs->n; i++)
-		for (size_t j = 0; j < names.n; j++) {
-			char *dir = xasprintf("%s/%s.d", dirs->v[i], names.v[j]);
-
-			dropins_add_dir(&d, dir, skip);
-			free(dir);
-		}
-	strv_free(&names);
-	dropins_sort(&d);
-	for (size_t i = 0; i < d.n && rc == 0; i++) {
-		struct stat st;
-
-		/* A drop-in linked to /dev/null masks the same name. */
-		if (stat(d.v[i].path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    parse_key(d.v[i].path, key, out, err) < 0)
-			rc = -1;
-	}
-	dropins_free(&d);
-	if (rc < 0)
-		strv_free(out);
-	return rc;
-}
-
-int unit_exec_start(const struct strv *dirs, const char *fragment, const char *real,
-		    const char *alias, const char *skip, struct strv *out, char **err)
-{
-	return unit_service_values(dirs, fragment, real, alias, skip, "ExecStart", out, err);
+	strv_free(&v->exec_start);
+	strv_free(&v->no_exec_paths);
+	strv_free(&v->late_reset);
+	strv_free(&v->late_add);
 }
 
 /* The extent of the next word of a command line as systemd splits it
@@ -392,6 +411,38 @@ static bool words_ok(const char *s)
 		if (!s)
 			return false;
 	}
+}
+
+void unit_exec_split(const char *value, struct strv *cmds)
+{
+	const char *s = value, *start = NULL, *last_end = NULL;
+
+	memset(cmds, 0, sizeof(*cmds));
+	for (;;) {
+		const char *w = s + strspn(s, " \t"), *e;
+
+		if (!*w)
+			break;
+		e = word_end(w);
+		if (!e) { /* an unterminated quote: keep the rest as it is */
+			if (!start)
+				start = w;
+			last_end = w + strlen(w);
+			break;
+		}
+		if (e - w == 1 && *w == ';') { /* a lone, unquoted ';' separates */
+			if (start)
+				strv_push(cmds, xstrndup(start, (size_t)(last_end - start)));
+			start = NULL;
+		} else {
+			if (!start)
+				start = w;
+			last_end = e;
+		}
+		s = e;
+	}
+	if (start)
+		strv_push(cmds, xstrndup(start, (size_t)(last_end - start)));
 }
 
 static const char *skip_prefixes(const char *v, char *prefix, size_t size, bool *argv0)

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "mtagctl-sd.h"
 #include "trust.h"
+#include "unitfile.h"
 #include "util.h"
 
 #define SD_DEST "org.freedesktop.systemd1"
@@ -46,6 +47,7 @@ void unit_info_free(struct unit_info *u)
 	free(u->sub_state);
 	free(u->cgroup);
 	free(u->dropin);
+	free(u->unwrapped_by);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -58,6 +60,40 @@ static char *prop_string(const char *path, const char *iface, const char *member
 		s = NULL;
 	sd_bus_error_free(&err);
 	return s ? s : xstrdup("");
+}
+
+/* Does every ExecStart= command of the service at PATH run mtag-launcher?
+ * 1 yes, 0 no, -1 cannot tell. */
+static int exec_start_wrapped(const char *path)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	sd_bus_message *m = NULL;
+	const char *exe;
+	int r, all = -1;
+
+	if (sd_bus_get_property(bus, SD_DEST, path, SD_SERVICE, "ExecStart", &err, &m,
+				"a(sasbttttuii)") < 0 ||
+	    sd_bus_message_enter_container(m, 'a', "(sasbttttuii)") < 0)
+		goto out;
+	all = 1;
+	while ((r = sd_bus_message_enter_container(m, 'r', "sasbttttuii")) > 0) {
+		size_t l;
+
+		if (sd_bus_message_read(m, "s", &exe) < 0 || sd_bus_message_skip(m, "asbttttuii") < 0) {
+			all = -1;
+			break;
+		}
+		l = strlen(exe);
+		if (l < 14 || strcmp(exe + l - 14, "/mtag-launcher") != 0)
+			all = 0;
+		sd_bus_message_exit_container(m);
+	}
+	if (r < 0)
+		all = -1;
+out:
+	sd_bus_message_unref(m);
+	sd_bus_error_free(&err);
+	return all;
 }
 
 /* Fill U (name already set) from the unit object at PATH. */
@@ -111,8 +147,30 @@ static int fill_unit(const char *path, struct unit_info *u)
 				free(u->dropin);
 				u->dropin = xstrdup(*d);
 			}
-			free(*d);
 		}
+		/* Loaded, but a drop-in read after it replaced ExecStart=
+		 * (a local zzz-*.conf): name the ones that set it. */
+		if (u->wrapped && exec_start_wrapped(path) == 0) {
+			u->unwrapped_by = xstrdup("");
+			for (char **d = dropins; *d; d++) {
+				static const char *const keys[] = { "ExecStart" };
+				const char *base = strrchr(*d, '/');
+				struct unit_file_keys k;
+				char *e = NULL, *n;
+
+				if (strcmp(base ? base : *d, GENERATOR_DROPIN) <= 0)
+					continue;
+				if (unit_file_parse(*d, keys, 1, &k, &e) >= 0 && k.n) {
+					n = xasprintf("%s%s%s", u->unwrapped_by, *u->unwrapped_by ? ", " : "", *d);
+					free(u->unwrapped_by);
+					u->unwrapped_by = n;
+				}
+				unit_file_keys_free(&k);
+				free(e);
+			}
+		}
+		for (char **d = dropins; *d; d++)
+			free(*d);
 		free(dropins);
 	}
 	sd_bus_error_free(&err);

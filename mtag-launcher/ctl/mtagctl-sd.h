@@ -21,6 +21,8 @@ struct unit_info {
 	uint64_t start_usec;   /* ExecMainStartTimestamp, realtime us, 0: none */
 	bool wrapped;          /* mtag-generator's drop-in is loaded */
 	char *dropin;          /* its path, or NULL */
+	char *unwrapped_by;    /* loaded, but ExecStart= does not run the launcher: the
+	                        * drop-ins after it that set ExecStart= ("" unknown); or NULL */
 	bool need_reload;      /* NeedDaemonReload */
 };
 

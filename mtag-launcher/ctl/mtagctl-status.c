@@ -213,6 +213,9 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		    s->source);
 	} else if (s->mode == MTAG_MODE_OFF) {
 		NOT("the policy says off (%s)", s->source);
+	} else if (u && u->unwrapped_by && !pid) {
+		NOT("unwrapped: %s, read after mtag-generator's zz-mtag-launcher.conf, sets ExecStart=, so the service does not run mtag-launcher (rename it to sort before zz-mtag-launcher.conf)",
+		    *u->unwrapped_by ? u->unwrapped_by : "a drop-in");
 	} else if (s->procs == 0 && strcmp(s->active, "failed") == 0) {
 		NOT("the service failed and is not running (systemctl status %s; journalctl -u %s)",
 		    s->unit, s->unit);

@@ -1,5 +1,6 @@
 /* fuzz-policy.c -- libFuzzer target: the policy parser, lookups on what it
- * parsed, GLIBC_TUNABLES merging and ExecStart= wrapping on the input. */
+ * parsed, GLIBC_TUNABLES merging, ExecStart= wrapping and splitting, and
+ * unit-file parsing (systemd's config_parse) on the input. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	free(tunables_merge(s, 3));
 	free(unit_wrap_exec(s, "/usr/sbin/mtag-launcher", "%n"));
+	{
+		/* ... as a unit file (config_parse's line joining), and as an
+		 * ExecStart= value split into its commands. */
+		static const char *const keys[] = { "ExecStart", "NoExecPaths" };
+		struct unit_file_keys k;
+		struct strv l = { 0 }, cmds;
+		char *err = NULL;
+
+		if (unit_text_parse("fuzz.service", (const char *)data, size, keys, 2, &k, &err) < 0 && !err)
+			abort();
+		free(err);
+		unit_file_keys_apply(&k, 0, &l, NULL);
+		for (size_t i = 0; i < l.n; i++)
+			if (strchr(l.v[i], '\n') || !l.v[i][0] || l.v[i][0] == ' ')
+				abort(); /* one stripped, non-empty line each */
+		strv_free(&l);
+		unit_file_keys_free(&k);
+		unit_exec_split(s, &cmds);
+		for (size_t i = 0; i < cmds.n; i++)
+			if (!cmds.v[i][0] || strcmp(cmds.v[i], ";") == 0)
+				abort();
+		strv_free(&cmds);
+	}
 	(void)unit_exec_runs(s, "/usr/sbin/mtag-launcher");
 	{
 		/* ... and as a reenable= value: what parses prints back to

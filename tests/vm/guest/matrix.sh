@@ -390,6 +390,11 @@ done
 . "$(dirname "$0")/mtagctl.sh"
 [ -z "${MTAG_NO_MTAGCTL:-}" ] && mtagctl_section
 
+# systemd as the oracle for the generator over every unit of the image
+# (tests/vm/guest/oracle.sh).
+. "$(dirname "$0")/oracle.sh"
+[ -z "${MTAG_NO_ORACLE:-}" ] && oracle_section
+
 # Leave the logs for the host (test-logs).
 journalctl -b -o short-monotonic >"$R/journal.txt" 2>&1
 cp "$EV" "$R/inject-events.txt" 2>/dev/null

@@ -7,6 +7,9 @@
 #   mtagctl/status-restart     a policy change + daemon-reload without a
 #                              restart: "restart needed"
 #   mtagctl/status-exit        exit 1 while a service is not as asked
+#   mtagctl/status-unwrapped   a local drop-in sorting after
+#                              zz-mtag-launcher.conf resets ExecStart=: the
+#                              verdict names it, the generator warned
 #   mtagctl/BUG/faults         mtagctl faults --json lists the injected sync
 #                              fault: unit, pid, tid, cause right; with the
 #                              core, "certain" and the injector's 32 bytes
@@ -169,6 +172,21 @@ mtagctl_section() {
 	[[ "$v" == "not protected: restart needed"* ]] && pass mtagctl/status-restart ||
 		fail mtagctl/status-restart "after a policy change without restart: '$v'"
 	info "after the policy change, no restart: nginx.service $v"
+	# A local drop-in read after the generator's resets ExecStart=:
+	# systemd runs it unwrapped; mtagctl and the generator say so.
+	mkdir -p /etc/systemd/system/nginx.service.d
+	printf '[Service]\nExecStart=\nExecStart=/usr/sbin/nginx -g "daemon on; master_process on;"\n' \
+		>/etc/systemd/system/nginx.service.d/zzz-local.conf
+	systemctl daemon-reload
+	v=$(mtagctl --json status nginx.service | jq -r '.[0].verdict + ": " + .[0].reason')
+	[[ "$v" == "not protected: unwrapped: /etc/systemd/system/nginx.service.d/zzz-local.conf"* ]] &&
+		pass mtagctl/status-unwrapped || fail mtagctl/status-unwrapped "with zzz-local.conf: '$v'"
+	info "with a late drop-in: nginx.service $v"
+	journalctl -b -o cat --no-pager 2>/dev/null | grep -qF 'nginx.service: /etc/systemd/system/nginx.service.d/zzz-local.conf sorts after zz-mtag-launcher.conf' &&
+		pass mtagctl/generator-warns-unwrapped ||
+		fail mtagctl/generator-warns-unwrapped "no generator warning in the journal: $(journalctl -b -o cat --no-pager | grep -m3 mtag-generator | tr '\n' '|')"
+	rm -f /etc/systemd/system/nginx.service.d/zzz-local.conf
+	systemctl daemon-reload
 	systemctl stop redis-server.service
 
 	# ---- mtag-cpu-preferred.service, sandboxed (no capabilities, no
