@@ -44,7 +44,7 @@ postgres_section() {
 		return
 	fi
 	grep -q '^LD_PRELOAD=' "$PG_ENVFILE" ||
-		printf '# mtag VM test only: the fault injection library\nLD_PRELOAD=/usr/lib/mtag-test/libmtaginject.so\n' \
+		printf "# mtag VM test only: the fault injection library\nLD_PRELOAD = '/usr/lib/mtag-test/libmtaginject.so'\n" \
 			>>"$PG_ENVFILE"
 	printf '# written by the mtag VM test (tests/vm/guest/postgres.sh)\n%s sync\n' "$PG_UNIT" \
 		>/etc/mtag/policy.conf
