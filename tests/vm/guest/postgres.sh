@@ -43,7 +43,7 @@ postgres_section() {
 		skip postgres "needs the launcher, the mtag libc and the mtag kernel"
 		return
 	fi
-	grep -q '^LD_PRELOAD=' "$PG_ENVFILE" ||
+	grep -q '^LD_PRELOAD' "$PG_ENVFILE" ||
 		printf "# mtag VM test only: the fault injection library\nLD_PRELOAD = '/usr/lib/mtag-test/libmtaginject.so'\n" \
 			>>"$PG_ENVFILE"
 	printf '# written by the mtag VM test (tests/vm/guest/postgres.sh)\n%s sync\n' "$PG_UNIT" \
