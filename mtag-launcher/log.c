@@ -135,6 +135,7 @@ void log_applied(const struct applied *a)
 				"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
 				"MTAG_POLICY_SOURCE=%s", a->source,
 				"MTAG_COMMAND=%s", a->command,
+				"MTAG_EXEC_DEFAULT=%s", a->exec_default ? a->exec_default : "unsupported",
 				report ? "MTAG_REPORT=%s" : NULL, a->report_on ? "on" : "unsupported",
 				"MTAG_REENABLE_NSEC=%s", nsec, NULL);
 	}

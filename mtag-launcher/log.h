@@ -39,6 +39,9 @@ struct applied {
 	 * so tag checking was left off), and the re-enable time. */
 	bool report_on;
 	uint64_t reenable_ns;  /* DURATION_INFINITY: never */
+	/* The kernel's exec default set for the process tree (patch 0006):
+	 * "sync heap", "none", ... or "unsupported" (not the mtag kernel). */
+	const char *exec_default;
 };
 
 /* The one informational entry per start. */

@@ -20,6 +20,7 @@
 #include "conffiles.h"
 #include "duration.h"
 #include "exec.h"
+#include "execdef.h"
 #include "log.h"
 #include "mte.h"
 #include "policy.h"
@@ -319,6 +320,8 @@ int main(int argc, char **argv)
 	uint64_t reenable = DURATION_INFINITY;
 	long report_flags;
 	unsigned value;
+	char execdef_buf[64];
+	const char *exec_default = NULL; /* NULL: not set (unsupported) */
 	int first, rc;
 
 	log_setup("mtag-launcher", LOG_AUTO, false);
@@ -435,6 +438,17 @@ int main(int argc, char **argv)
 			printf("reenable: %s\n", duration_format(reenable, span, sizeof(span)));
 		}
 		printf("tunable: %u\n", value);
+		{
+			long cur = hw ? execdef_get() : -EINVAL;
+
+			if (cur >= 0)
+				printf("exec default: %s (kernel, kept across exec)\n",
+				       execdef_str(execdef_from_tunable(value), execdef_buf,
+						   sizeof(execdef_buf)));
+			else
+				printf("exec default: not supported (%s)\n",
+				       hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
+		}
 		printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, value);
 		free(tun);
 		rc = 0;
@@ -492,6 +506,22 @@ int main(int argc, char **argv)
 			unit ? unit : "-", source, strerror(-(int)report_flags), argv[first]);
 	}
 
+	/* The same request through the kernel, which keeps it across every
+	 * exec of the process tree (a supervisor that cleans the environment,
+	 * a set-user-ID helper); the mtag glibc applies it when no tunable is
+	 * set.  Set for every mode, off included, so that nothing inherited
+	 * from whoever started us reaches the service. */
+	if (hw) {
+		int r = execdef_set(execdef_from_tunable(value));
+
+		if (r == 0)
+			exec_default = execdef_str(execdef_from_tunable(value), execdef_buf,
+						   sizeof(execdef_buf));
+		else if (r != -EINVAL)
+			log_msg(LOG_WARNING, NULL, "%s: cannot set the kernel's MTE exec default: %s; the service gets the mode through GLIBC_TUNABLES only",
+				unit ? unit : "-", strerror(-r));
+	}
+
 	if (tunables_apply(value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
 		free(command);
@@ -501,7 +531,8 @@ int main(int argc, char **argv)
 	log_applied(&(struct applied){ .unit = unit, .mode = mode, .heap = heap,
 				       .tunable = value, .hw_mte = hw,
 				       .source = source, .command = command,
-				       .report_on = report_ok, .reenable_ns = reenable });
+				       .report_on = report_ok, .reenable_ns = reenable,
+				       .exec_default = exec_default });
 	free(command);
 	free(source);
 	free(own_unit);

@@ -114,6 +114,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	size_t ntcf = 0, npids = 0;
 	pid_t *pids = NULL, odd_pid = 0;
 	char odd_tcf[64] = "", odd_comm[128] = "";
+	char odd_execdef[64] = "";
+	bool odd_libc = false;
 	bool hw = mte_supported(), le_found = false;
 	int r;
 
@@ -159,10 +161,16 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		count_tcf(tcfs, &ntcf, 8, m.tcf, m.threads - m.threads_tcf_differ);
 		if (m.threads_tcf_differ)
 			count_tcf(tcfs, &ntcf, 8, m.tcf_differ, m.threads_tcf_differ);
+		if (proc_mode_origin(&m) == MODE_ORIGIN_ENV)
+			s->origin_env++;
+		else if (proc_mode_origin(&m) == MODE_ORIGIN_KERNEL)
+			s->origin_kernel++;
 		if (s->has_policy && !odd_pid) {
 			const char *want = expected_tcf(s->mode);
 
 			if (strcmp(m.tcf, want) != 0) {
+				odd_libc = proc_ignores_execdef(&m);
+				snprintf(odd_execdef, sizeof(odd_execdef), "%s", m.execdef);
 				odd_pid = pids[i];
 				snprintf(odd_tcf, sizeof(odd_tcf), "%s", m.tcf);
 				/* A process names itself: escaped (escape.h). */
@@ -238,6 +246,9 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		    le.mode, le.heap, le.source, mode_name(s->mode), s->heap ? "on" : "off", s->source);
 	} else if (!s->running_known) {
 		NOT("cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+	} else if (odd_pid && odd_libc) {
+		NOT("this libc does not read the kernel's default: %d (%s) runs %s; the kernel's exec default says %s but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)",
+		    (int)odd_pid, odd_comm, odd_tcf, odd_execdef);
 	} else if (odd_pid) {
 		NOT("mode differs between processes: %d (%s) runs %s, the policy says %s (%s)",
 		    (int)odd_pid, odd_comm, odd_tcf, mode_name(s->mode), s->source);
@@ -260,6 +271,13 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		snprintf(s->reason, sizeof(s->reason), "%s in %u process%s, %u thread%s",
 			 mode_name(s->mode), s->procs, s->procs == 1 ? "" : "es", s->threads,
 			 s->threads == 1 ? "" : "s");
+		if (s->origin_kernel) {
+			size_t o = strlen(s->reason);
+
+			snprintf(s->reason + o, sizeof(s->reason) - o,
+				 "; mode from the kernel's exec default in %u (no tunable reached them), from the environment in %u",
+				 s->origin_kernel, s->origin_env);
+		}
 	}
 #undef NOT
 	free(want_opts);
@@ -322,6 +340,11 @@ static void json_row(struct json *w, const struct svc_state *s)
 	json_kv_uint(w, "threads", s->threads);
 	json_kv_uint(w, "report_on_processes", s->report_on_procs);
 	json_kv_uint(w, "threads_suspended", s->threads_suspended);
+	json_key(w, "mode_origin");
+	json_begin_object(w);
+	json_kv_uint(w, "environment", s->origin_env);
+	json_kv_uint(w, "kernel", s->origin_kernel);
+	json_end_object(w);
 	json_end_object(w);
 	json_key(w, "heap");
 	json_begin_object(w);
@@ -404,6 +427,23 @@ static void print_pid(const struct ctl *c, const struct svc_state *s, pid_t pid)
 		       c->proc, (int)pid);
 	if (m.has_mask_line)
 		printf("tag mask:       %s\n", m.tag_include);
+	if (m.has_execdef_line)
+		printf("exec default:   %s (the kernel's, kept across exec)\n", m.execdef);
+	switch (proc_mode_origin(&m)) {
+	case MODE_ORIGIN_ENV:
+		printf("mode from:      the environment (a glibc tunable)\n");
+		break;
+	case MODE_ORIGIN_KERNEL:
+		printf("mode from:      the kernel's exec default (%s)\n",
+		       m.secure ? "AT_SECURE: glibc ignores the tunables" : "no tunable in the environment");
+		break;
+	case MODE_ORIGIN_NONE:
+		if (proc_ignores_execdef(&m))
+			printf("mode from:      nowhere: this libc does not read the kernel's default\n");
+		break;
+	case MODE_ORIGIN_UNKNOWN:
+		break;
+	}
 	printf("heap tagging:   %s (%llu of %llu kB malloc-able memory tagged; %llu of %llu kB anonymous memory in %u mt mappings of %u)\n",
 	       m.mt_maps && smaps_heap_tagged(m.malloc_kb, m.mt_malloc_kb) ? "yes" : "no",
 	       m.mt_malloc_kb, m.malloc_kb, m.mt_anon_kb, m.anon_kb, m.mt_maps, m.maps);

@@ -31,6 +31,8 @@ struct svc_state {
 	char running[96];         /* sync | async | none | mixed (...) | unknown */
 	bool running_known;       /* the kernel shows MTE_TCF */
 	unsigned report_on_procs;
+	/* Where the processes' modes came from (proc_mode_origin()). */
+	unsigned origin_env, origin_kernel;
 	unsigned threads_suspended;
 	unsigned long long anon_kb, mt_anon_kb;
 	unsigned long long malloc_kb, mt_malloc_kb; /* malloc-able (smaps.h): the verdict's */

@@ -109,6 +109,119 @@ static void read_threads(const char *proc_dir, pid_t pid, struct proc_mte *m)
 	closedir(d);
 }
 
+/* Does a "NAME=VALUE" string set a memory tagging tunable? */
+static bool sets_tunable(const char *e)
+{
+	if (strncmp(e, "_MTAG_ENABLE=", 13) == 0)
+		return true;
+	if (strncmp(e, "GLIBC_TUNABLES=", 15) != 0)
+		return false;
+	for (const char *p = e + 15; *p; p += strcspn(p, ":"), p += *p == ':') {
+		if (strncmp(p, "glibc.mem.tagging=", 18) == 0 ||
+		    strncmp(p, "glibc.memtag.enable=", 20) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* 1 if PROC_DIR/PID/environ sets a memory tagging tunable, 0 if not, -1
+ * if it cannot be read. */
+static int env_has_tunable(const char *proc_dir, pid_t pid)
+{
+	char path[512], *buf = NULL;
+	size_t len = 0, cap = 0;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/environ", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = len + 4096 + 1);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, 4096, f);
+
+		len += n;
+		if (n < 4096)
+			break;
+	}
+	fclose(f);
+	if (!buf)
+		return 0;
+	buf[len] = '\0';
+	for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+		if (sets_tunable(buf + i)) {
+			found = 1;
+			break;
+		}
+	free(buf);
+	return found;
+}
+
+/* AT_SECURE from PROC_DIR/PID/auxv (pairs of unsigned longs). */
+static bool auxv_secure(const char *proc_dir, pid_t pid)
+{
+	unsigned long av[2];
+	char path[512];
+	bool secure = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/auxv", proc_dir, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fread(av, sizeof(av), 1, f) == 1 && av[0] != 0)
+		if (av[0] == 23) /* AT_SECURE */
+			secure = av[1] != 0;
+	fclose(f);
+	return secure;
+}
+
+enum mode_origin proc_mode_origin(const struct proc_mte *m)
+{
+	bool kdef = m->has_execdef_line && strncmp(m->execdef, "none", 4) != 0;
+
+	if (!m->has_tcf_line)
+		return MODE_ORIGIN_UNKNOWN;
+	if (strcmp(m->tcf, "none") == 0)
+		return MODE_ORIGIN_NONE;
+	if (m->env_tunable == 1 && !m->secure)
+		return MODE_ORIGIN_ENV;
+	if (kdef && (m->env_tunable == 0 || m->secure))
+		return MODE_ORIGIN_KERNEL;
+	return MODE_ORIGIN_UNKNOWN;
+}
+
+const char *mode_origin_name(enum mode_origin o)
+{
+	switch (o) {
+	case MODE_ORIGIN_NONE:
+		return "none";
+	case MODE_ORIGIN_ENV:
+		return "environment";
+	case MODE_ORIGIN_KERNEL:
+		return "kernel";
+	case MODE_ORIGIN_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+bool proc_ignores_execdef(const struct proc_mte *m)
+{
+	return m->has_tcf_line && strcmp(m->tcf, "none") == 0 && m->has_execdef_line &&
+	       strncmp(m->execdef, "none", 4) != 0 && (m->env_tunable == 0 || m->secure);
+}
+
 int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 {
 	char path[512], line[1024];
@@ -137,10 +250,15 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 			m->report_on = strcmp(v, "on") == 0;
 		} else if (strcmp(line, "MTE_ReportReenable") == 0) {
 			m->report_reenable_ns = strtoull(v, NULL, 10);
+		} else if (strcmp(line, "MTE_ExecDefault") == 0) {
+			m->has_execdef_line = true;
+			snprintf(m->execdef, sizeof(m->execdef), "%s", v);
 		}
 	}
 	fclose(f);
 	read_threads(proc_dir, pid, m);
+	m->env_tunable = env_has_tunable(proc_dir, pid);
+	m->secure = auxv_secure(proc_dir, pid);
 
 	/* The smaps part: smaps.c. */
 	struct smaps_mte s;

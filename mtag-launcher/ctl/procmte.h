@@ -27,6 +27,16 @@ struct proc_mte {
 	unsigned threads, threads_suspended;
 #define PROC_MTE_TIDS 16
 	pid_t suspended[PROC_MTE_TIDS]; /* the first PROC_MTE_TIDS of them */
+	/* Where its mode came from.  The kernel's exec default (patch 0006,
+	 * MTE_ExecDefault:, e.g. "sync heap") and whether a tunable reached
+	 * glibc: GLIBC_TUNABLES with glibc.mem.tagging or glibc.memtag.enable,
+	 * or _MTAG_ENABLE, in PROC_DIR/PID/environ (-1: unreadable), unless
+	 * the process runs with AT_SECURE (PROC_DIR/PID/auxv), where glibc
+	 * ignores the tunables. */
+	bool has_execdef_line;
+	char execdef[64];
+	int env_tunable;
+	bool secure;
 	/* Threads whose MTE_TCF is not the process's (the first of them). */
 	unsigned threads_tcf_differ;
 	pid_t tcf_differ_tid;
@@ -36,6 +46,18 @@ struct proc_mte {
 /* Fill *M from PROC_DIR/PID (PROC_DIR normally "/proc").  Returns 0 or
  * -errno for the first file that could not be read. */
 int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m);
+
+/* Where M's tag-check mode came from: MODE_ORIGIN_ENV (a tunable that
+ * glibc honours), MODE_ORIGIN_KERNEL (the kernel's exec default, no
+ * tunable), MODE_ORIGIN_NONE (checking is off) or MODE_ORIGIN_UNKNOWN. */
+enum mode_origin { MODE_ORIGIN_NONE, MODE_ORIGIN_ENV, MODE_ORIGIN_KERNEL, MODE_ORIGIN_UNKNOWN };
+enum mode_origin proc_mode_origin(const struct proc_mte *m);
+const char *mode_origin_name(enum mode_origin o);
+
+/* M runs without tag checking although the kernel's exec default asks for
+ * a mode and no tunable reached its libc: the libc does not read the
+ * default (a stock glibc, a static program, another libc). */
+bool proc_ignores_execdef(const struct proc_mte *m);
 
 /* One thread: PROC_DIR/PID/task/TID/status. */
 struct thread_mte {

@@ -562,6 +562,8 @@ int main(int argc, char **argv)
 	unsigned long hwcap2;
 
 	/* Re-executed by a report-mode case (mte-report.c). */
+	if (argc > 1 && !strncmp(argv[1], "execdef-", 8))
+		return execdef_exec_main(argc, argv);
 	if (argc > 1)
 		return report_exec_main(argc, argv);
 
@@ -584,6 +586,7 @@ int main(int argc, char **argv)
 		       status_field("/proc/self/status", "MTE_Report", v, sizeof(v)),
 		       "status-no-mte-lines", "MTE lines in /proc/self/status without MTE");
 		test_report_mode_nomte();
+		test_exec_default_nomte();
 	} else {
 		result(!!(hwcap2 & HWCAP2_MTE), "hwcap2-mte", "AT_HWCAP2 0x%lx has no HWCAP2_MTE",
 		       hwcap2);
@@ -597,7 +600,9 @@ int main(int argc, char **argv)
 		test_report();
 		test_report_mode();
 		test_fault_line();
+		test_exec_default();
 		test_rate_limit();
+		test_kselftests();
 	}
 	test_dmesg_restrict();
 	printf("MTAG-KERNEL-TESTS-DONE failures=%d\n", failures);

@@ -36,6 +36,16 @@
 #define PR_MTE_REPORT_ON (1UL << 0)
 #define PR_MTE_REPORT_SUSPENDED (1UL << 1)
 #endif
+/* patches/linux/0006 (exec default) */
+#ifndef PR_SET_MTE_EXEC_DEFAULT
+#define PR_SET_MTE_EXEC_DEFAULT 0x4d545203
+#define PR_GET_MTE_EXEC_DEFAULT 0x4d545204
+#define PR_MTE_EXEC_TCF_SYNC (1UL << 1)
+#define PR_MTE_EXEC_TCF_ASYNC (1UL << 2)
+#define PR_MTE_EXEC_TCF_MASK (PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_TCF_ASYNC)
+#define PR_MTE_EXEC_TAG_SHIFT 3
+#define PR_MTE_EXEC_HEAP (1UL << 19)
+#endif
 
 extern int failures;
 
@@ -61,6 +71,14 @@ int expect_nomte(void);
 void test_report_mode(void);
 void test_report_mode_nomte(void);
 int report_exec_main(int argc, char **argv);
+
+/* mte-execdef.c */
+void test_exec_default(void);
+void test_exec_default_nomte(void);
+int execdef_exec_main(int argc, char **argv);
+
+/* mte-kselftest.c: the kernel's tools/testing/selftests/arm64/mte */
+void test_kselftests(void);
 
 /* mte-faultline.c */
 void test_fault_line(void);

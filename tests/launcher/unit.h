@@ -10,5 +10,6 @@ void run_conffiles_tests(void);
 void run_unitfile_tests(void);
 void run_mte_tests(void);
 void run_duration_tests(void);
+void run_execdef_tests(void);
 
 #endif

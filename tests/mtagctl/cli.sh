@@ -129,6 +129,34 @@ PY
 then t_pass cli/pid-json-parses; else t_fail cli/pid-json-parses "$(head -c 600 "$T/out")"; fi
 expect pid-json-pretty 0 '  "unit": ' '' -- "$C" --json=pretty --proc "$P" status -p 4242
 python3 -m json.tool "$T/out" >/dev/null && t_pass cli/pid-json-pretty-parses || t_fail cli/pid-json-pretty-parses "$(head -c 300 "$T/out")"
+# Where the mode came from (kernel patch 0006's MTE_ExecDefault, the
+# environment, AT_SECURE in auxv): a postgres whose supervisor cleaned the
+# environment, and a process whose libc ignores the kernel's default.
+mkorigin() { # PID TCF ENVIRON
+	mkdir -p "$P/$1"
+	printf 'Name:\tp%s\nMTE_TCF:\t%s\nMTE_TagInclude:\t0xfffe\nMTE_ExecDefault:\tsync heap\nMTE_ExecDefaultTagInclude:\t0xfffe\n' \
+		"$1" "$2" >"$P/$1/status"
+	: >"$P/$1/smaps"
+	printf "$3" >"$P/$1/environ"
+}
+mkorigin 5000 sync 'PGDATA=/var/lib/postgresql\0LANG=C\0'
+mkorigin 5001 sync 'GLIBC_TUNABLES=glibc.mem.tagging=3\0'
+mkorigin 5002 none 'LANG=C\0'
+expect origin-kernel 0 'mode from:      the kernel'"'"'s exec default (no tunable in the environment)' '' -- \
+	"$C" --no-pager --proc "$P" status -p 5000
+grep -qxF 'exec default:   sync heap (the kernel'"'"'s, kept across exec)' "$T/out" &&
+	t_pass cli/origin-execdef-line || t_fail cli/origin-execdef-line "$(tr '\n' '|' <"$T/out")"
+expect origin-env 0 'mode from:      the environment (a glibc tunable)' '' -- \
+	"$C" --no-pager --proc "$P" status -p 5001
+expect origin-stock-libc 0 'mode from:      nowhere: this libc does not read the kernel'"'"'s default' '' -- \
+	"$C" --no-pager --proc "$P" status -p 5002
+expect origin-json 0 '' '' -- "$C" --json --proc "$P" status -p 5000
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["running"]["mode_origin"] == {"environment": 0, "kernel": 1}, d["running"]
+PY
+then t_pass cli/origin-json-parses; else t_fail cli/origin-json-parses "$(head -c 600 "$T/out")"; fi
 expect pid-missing 2 '' "cannot read $P/999: No such file or directory" -- "$C" --proc "$P" status -p 999
 # The real /proc of this (non-MTE) host: no MTE_TCF lines.
 sleep 30 & spid=$!

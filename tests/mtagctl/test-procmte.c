@@ -96,8 +96,99 @@ static void test_thread(void)
 	CHECK(tcf_mode_word("bogus", true) == NULL);
 }
 
+static void write_bin(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "we");
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	CHECK(fwrite(data, 1, len, f) == len);
+	fclose(f);
+}
+
+/* One process PID with status line TCF, exec default EXECDEF (NULL: no
+ * line), environment ENV (NUL-separated, LEN bytes; NULL: unreadable) and
+ * AT_SECURE SECURE. */
+static void fake_proc(const char *dir, int pid, const char *tcf, const char *execdef,
+		      const char *env, size_t len, int secure)
+{
+	char path[700], status[256];
+	unsigned long auxv[] = { 6, 4096, 23, (unsigned long)secure, 0, 0 };
+
+	snprintf(status, sizeof(status), "Name:\tp%d\nMTE_TCF:\t%s\n%s%s%s", pid, tcf,
+		 execdef ? "MTE_ExecDefault:\t" : "", execdef ? execdef : "", execdef ? "\n" : "");
+	snprintf(path, sizeof(path), "%s/%d/status", dir, pid);
+	write_file(path, status);
+	snprintf(path, sizeof(path), "%s/%d/smaps", dir, pid);
+	write_file(path, "");
+	snprintf(path, sizeof(path), "%s/%d/auxv", dir, pid);
+	write_bin(path, auxv, sizeof(auxv));
+	if (env) {
+		snprintf(path, sizeof(path), "%s/%d/environ", dir, pid);
+		write_bin(path, env, len);
+	}
+}
+
+#define ENV(s) s, sizeof(s) - 1
+
+/* Where the mode came from: a tunable in the environment, the kernel's
+ * exec default (no tunable, or AT_SECURE), or a libc that ignores it. */
+static void test_origin(void)
+{
+	char dir[600];
+	struct proc_mte m;
+
+	snprintf(dir, sizeof(dir), "%s/proc-origin", tmpdir());
+	fake_proc(dir, 60, "sync", "sync heap",
+		  ENV("PATH=/bin\0GLIBC_TUNABLES=glibc.malloc.check=1:glibc.mem.tagging=3\0"), 0);
+	CHECK(mte_read_proc(dir, 60, &m) == 0);
+	CHECK(m.has_execdef_line && m.env_tunable == 1 && !m.secure);
+	CHECK_STR(m.execdef, "sync heap");
+	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_ENV);
+	CHECK_STR(mode_origin_name(proc_mode_origin(&m)), "environment");
+
+	/* pg_ctlcluster cleaned the environment: the kernel's default. */
+	fake_proc(dir, 61, "sync", "sync heap", ENV("PGDATA=/var/lib/pg\0LANG=C\0"), 0);
+	CHECK(mte_read_proc(dir, 61, &m) == 0);
+	CHECK(m.env_tunable == 0);
+	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_KERNEL);
+	CHECK(!proc_ignores_execdef(&m));
+
+	/* _MTAG_ENABLE counts; a look-alike tunable does not. */
+	fake_proc(dir, 62, "sync", "sync heap", ENV("_MTAG_ENABLE=3\0"), 0);
+	CHECK(mte_read_proc(dir, 62, &m) == 0 && m.env_tunable == 1);
+	fake_proc(dir, 63, "sync", "sync heap", ENV("GLIBC_TUNABLES=glibc.mem.taggingx=3\0"), 0);
+	CHECK(mte_read_proc(dir, 63, &m) == 0 && m.env_tunable == 0);
+
+	/* AT_SECURE (squid's worker): the tunable is ignored, so the kernel. */
+	fake_proc(dir, 64, "sync", "sync heap", ENV("_MTAG_ENABLE=3\0"), 1);
+	CHECK(mte_read_proc(dir, 64, &m) == 0 && m.secure);
+	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_KERNEL);
+
+	/* A stock libc: the default says sync, nothing reached it, it runs
+	 * unchecked. */
+	fake_proc(dir, 65, "none", "sync heap", ENV("LANG=C\0"), 0);
+	CHECK(mte_read_proc(dir, 65, &m) == 0);
+	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_NONE);
+	CHECK(proc_ignores_execdef(&m));
+	/* ... but not when a tunable (=0) turned it off on purpose, nor
+	 * without a default, nor on a kernel without the line. */
+	fake_proc(dir, 66, "none", "sync heap", ENV("GLIBC_TUNABLES=glibc.mem.tagging=0\0"), 0);
+	CHECK(mte_read_proc(dir, 66, &m) == 0 && !proc_ignores_execdef(&m));
+	fake_proc(dir, 67, "none", "none", ENV("LANG=C\0"), 0);
+	CHECK(mte_read_proc(dir, 67, &m) == 0 && !proc_ignores_execdef(&m));
+	fake_proc(dir, 68, "none", NULL, ENV("LANG=C\0"), 0);
+	CHECK(mte_read_proc(dir, 68, &m) == 0 && !m.has_execdef_line && !proc_ignores_execdef(&m));
+	/* Unreadable environment: unknown, never a guess. */
+	fake_proc(dir, 69, "sync", "sync heap", NULL, 0, 0);
+	CHECK(mte_read_proc(dir, 69, &m) == 0 && m.env_tunable == -1);
+	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_UNKNOWN);
+}
+
 void run_procmte_tests(void)
 {
+	RUN(test_origin);
 	RUN(test_proc);
 	RUN(test_proc_report);
 	RUN(test_thread);

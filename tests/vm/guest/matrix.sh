@@ -26,7 +26,9 @@
 #                          suspended; every other thread of the service:
 #                          checking active (a thread an earlier bug of the
 #                          column suspended stays so until it runs again)
-# plus guest/* checks of the kernel, the libc and mtebug, and mtagctl/*
+# plus guest/* checks of the kernel, the libc and mtebug, postgres/*
+# (postgres.sh: postgresql@15-main under sync through the kernel's exec
+# default, an injected bug in a backend), and mtagctl/*
 # (mtagctl.sh: status verdicts, faults with causes and cores, the
 # structured journal entries, the Prometheus file).
 # Prints PASS/FAIL/SKIP lines (also to $S/results/results.txt).
@@ -385,6 +387,10 @@ for mode in $MODES; do
 	done
 	info "mode $mode took $(( $(date +%s) - tm ))s"
 done
+
+# PostgreSQL through Debian's unmodified unit (tests/vm/guest/postgres.sh).
+. "$(dirname "$0")/postgres.sh"
+[ -z "${MTAG_NO_POSTGRES:-}" ] && postgres_section
 
 # mtagctl and mtag-faultd (tests/vm/guest/mtagctl.sh).
 . "$(dirname "$0")/mtagctl.sh"

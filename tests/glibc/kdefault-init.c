@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kdefault-init.c -- /init of the glibc suite's boot test: the rebuilt
+ * glibc (patches/glibc/memtag-exec-default.patch) on the mtag kernel
+ * (patches/linux/0006) applies the kernel's MTE exec default when no
+ * tunable is set, a tunable (even =0) wins, and under AT_SECURE (a
+ * set-user-ID root copy of mtebug run by nobody) the default applies while
+ * the tunables are ignored.
+ *
+ * The initramfs holds the rebuilt ld.so and libc.so.6 at their usual paths
+ * and build/arm64/tests/mtebug (dynamic) as /mtebug and /mtebug-suid.
+ * Each case forks, sets the exec default in the child with
+ * PR_SET_MTE_EXEC_DEFAULT, execs mtebug with exactly the given environment
+ * and compares how it ended ("sigsegv N" or "completed") with the wanted
+ * outcome. Prints PASS:/FAIL: lines and MTAG-GLIBC-BOOT-DONE.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PR_SET_MTE_EXEC_DEFAULT 0x4d545203
+#define PR_MTE_EXEC_TCF_SYNC (1UL << 1)
+#define PR_MTE_EXEC_TCF_ASYNC (1UL << 2)
+#define PR_MTE_EXEC_TAG_SHIFT 3
+#define PR_MTE_EXEC_HEAP (1UL << 19)
+#define MASK (0xfffeUL << PR_MTE_EXEC_TAG_SHIFT)
+#define NOBODY 65534
+
+static int failures;
+
+/* Run mtebug BUG as PROG with DEF as exec default and ENV; "sigsegv N",
+ * "completed" or "other: ..." in out. */
+static void outcome(const char *prog, const char *bug, unsigned long def, int as_nobody,
+		    char *const env[], char *out, size_t len)
+{
+	char buf[1024] = "", *p;
+	int fds[2], status;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (pipe(fds)) {
+		snprintf(out, len, "other: pipe: %s", strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)prog, (char *)bug, NULL };
+
+		close(fds[0]);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		if (def && prctl(PR_SET_MTE_EXEC_DEFAULT, def, 0, 0, 0)) {
+			printf("PR_SET_MTE_EXEC_DEFAULT: %s\n", strerror(errno));
+			_exit(120);
+		}
+		if (as_nobody && (setgid(NOBODY) || setuid(NOBODY)))
+			_exit(121);
+		execve(prog, argv, env);
+		printf("execve %s: %s\n", prog, strerror(errno));
+		_exit(122);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	buf[got] = 0;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	p = strstr(buf, "mtebug: SIGSEGV si_code=");
+	if (p && WIFSIGNALED(status) && WTERMSIG(status) == 11)
+		snprintf(out, len, "sigsegv %d", atoi(p + strlen("mtebug: SIGSEGV si_code=")));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(buf, "completed"))
+		snprintf(out, len, "completed");
+	else
+		snprintf(out, len, "other: status 0x%x: %.200s", status, buf);
+	for (p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+}
+
+static void expect(const char *name, const char *want, const char *prog, unsigned long def,
+		   int as_nobody, char *const env[])
+{
+	char got[512];
+
+	outcome(prog, "overflow", def, as_nobody, env, got, sizeof(got));
+	if (!strcmp(got, want)) {
+		printf("PASS: %s: %s\n", name, want);
+	} else {
+		printf("FAIL: %s: wanted '%s', got '%s'\n", name, want, got);
+		failures++;
+	}
+	fflush(stdout);
+}
+
+int main(void)
+{
+	const unsigned long sync_heap = PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | MASK;
+	const unsigned long async_heap = PR_MTE_EXEC_TCF_ASYNC | PR_MTE_EXEC_HEAP | MASK;
+	const unsigned long sync_noheap = PR_MTE_EXEC_TCF_SYNC | MASK;
+	char *none[] = { NULL };
+	char *mem0[] = { "GLIBC_TUNABLES=glibc.mem.tagging=0", NULL };
+	char *mem1[] = { "GLIBC_TUNABLES=glibc.mem.tagging=1", NULL };
+	char *en0[] = { "GLIBC_TUNABLES=glibc.memtag.enable=0", NULL };
+	char *alias0[] = { "_MTAG_ENABLE=0", NULL };
+	char *alias3[] = { "_MTAG_ENABLE=3", NULL };
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mkdir("/proc", 0555);
+	mount("proc", "/proc", "proc", 0, NULL);
+	printf("kdefault-init: glibc exec default tests starting\n");
+
+	expect("no default, no tunable (control)", "completed", "/mtebug", 0, 0, none);
+	expect("default sync heap, no tunable", "sigsegv 9", "/mtebug", sync_heap, 0, none);
+	expect("default async heap, no tunable", "sigsegv 8", "/mtebug", async_heap, 0, none);
+	expect("default sync without heap: heap untagged", "completed", "/mtebug", sync_noheap, 0,
+	       none);
+	expect("default sync heap, glibc.mem.tagging=0 wins", "completed", "/mtebug", sync_heap, 0,
+	       mem0);
+	expect("default sync heap, glibc.memtag.enable=0 wins", "completed", "/mtebug", sync_heap,
+	       0, en0);
+	expect("default sync heap, _MTAG_ENABLE=0 wins", "completed", "/mtebug", sync_heap, 0,
+	       alias0);
+	expect("default sync heap, glibc.mem.tagging=1 wins (async)", "sigsegv 8", "/mtebug",
+	       sync_heap, 0, mem1);
+	expect("AT_SECURE, no default, _MTAG_ENABLE=3 ignored (control)", "completed",
+	       "/mtebug-suid", 0, 1, alias3);
+	expect("AT_SECURE, default sync heap applies", "sigsegv 9", "/mtebug-suid", sync_heap, 1,
+	       none);
+	expect("AT_SECURE, default sync heap, glibc.mem.tagging=0 ignored", "sigsegv 9",
+	       "/mtebug-suid", sync_heap, 1, mem0);
+
+	printf("MTAG-GLIBC-BOOT-DONE failures=%d\n", failures);
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
