@@ -13,6 +13,7 @@ void run_procmte_tests(void);
 void run_cgroupfs_tests(void);
 void run_json_tests(void);
 void run_prom_tests(void);
+void run_jemallocid_tests(void);
 
 /* tests/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
  * and NUL-terminated; exits on failure.  *LEN may be NULL. */
