@@ -206,51 +206,76 @@ static int bug_double_free(void)
 	return 0;
 }
 
+/* In a child: a one-byte overflow of an object of SIZE; returns the
+ * si_code it reported (-1: none), *ST its wait status. */
+static int run_overflow_child(size_t size, int *st)
+{
+	int code = -1, fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		char *b, *a;
+		dup2(fds[1], 1);
+		catch_segv();
+		/* Small classes: into the next region; large ones: past the
+		 * extent's end. */
+		a = adjacent_pair(size, &b);
+		if (!a)
+			a = malloc(size);
+		poke(a + malloc_usable_size(a));
+		_exit(0);
+	}
+	close(fds[1]);
+	{
+		char buf[128] = "";
+		ssize_t r = read(fds[0], buf, sizeof(buf) - 1);
+		char *c;
+		if (r > 0) {
+			buf[r] = 0;
+			c = strstr(buf, "si_code=");
+			if (c)
+				code = atoi(c + 8);
+		}
+	}
+	close(fds[0]);
+	waitpid(pid, st, 0);
+	return code;
+}
+
 /* Every size class up to MAX: one child each overflows by one byte. */
 static int classes(size_t max)
 {
-	size_t size = 1, n = 0, bad = 0;
+	size_t size = 1, n = 0, bad = 0, retried = 0;
 
 	signal(SIGSEGV, SIG_DFL);
 	while (size <= max) {
 		size_t cls = nallocx(size, 0);
-		int st, code = -1, fds[2];
-		pid_t pid;
+		int st = 0, code = -1, tries;
 
-		if (pipe(fds))
-			die("pipe");
-		pid = fork();
-		if (pid < 0)
-			die("fork");
-		if (pid == 0) {
-			char *b, *a;
-			dup2(fds[1], 1);
-			catch_segv();
-			/* Small classes: into the next region; large ones:
-			 * past the extent's end. */
-			a = adjacent_pair(size, &b);
-			if (!a)
-				a = malloc(size);
-			poke(a + malloc_usable_size(a));
-			_exit(0);
+		/*
+		 * Two adjacent regions in one slab always have different tags;
+		 * two that straddle a slab boundary (classes with few regions
+		 * per slab) are in different extents, whose neighbour tags the
+		 * allocator does not exclude: 1 in 14 they match.  Such a miss
+		 * is retried once with another pair and counted.
+		 */
+		for (tries = 0; tries < 2; tries++) {
+			st = 0;
+			code = run_overflow_child(size, &st);
+			if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && code == 9)
+				break;
+			if (tries == 0)
+				retried++;
 		}
-		close(fds[1]);
-		{
-			char buf[128] = "";
-			ssize_t r = read(fds[0], buf, sizeof(buf) - 1);
-			char *c;
-			if (r > 0) {
-				buf[r] = 0;
-				c = strstr(buf, "si_code=");
-				if (c)
-					code = atoi(c + 8);
-			}
-		}
-		close(fds[0]);
-		waitpid(pid, &st, 0);
 		n++;
-		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && code == 9) {
-			printf("class %zu (request %zu): SIGSEGV si_code=9\n", cls, size);
+		if (tries < 2) {
+			printf("class %zu (request %zu): SIGSEGV si_code=9%s\n", cls, size,
+			       tries ? " (second pair)" : "");
 		} else {
 			bad++;
 			printf("class %zu (request %zu): NOT TRAPPED (status 0x%x, si_code %d)\n",
@@ -258,8 +283,8 @@ static int classes(size_t max)
 		}
 		size = cls + 1;
 	}
-	printf("mtagtest: %zu classes up to %zu, %zu trapped, %zu did not\n",
-	       n, max, n - bad, bad);
+	printf("mtagtest: %zu classes up to %zu, %zu trapped (%zu on a second pair), %zu did not\n",
+	       n, max, n - bad, retried - bad, bad);
 	return bad ? 1 : 0;
 }
 
