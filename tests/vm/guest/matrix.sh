@@ -300,7 +300,8 @@ check_bug() {
 		wait_for 10 grep -q "crashed by signal: 11, si_code: " /var/log/redis/redis-server.log
 		segv=$(grep "crashed by signal: 11, si_code: " /var/log/redis/redis-server.log | tail -1)
 		code=$(sed -n 's/.*si_code: \([0-9]*\).*/\1/p' <<<"$segv")
-		addr=$(grep "Accessing address: " /var/log/redis/redis-server.log | tail -1 | sed -n 's/.*Accessing address: \(0x[0-9a-f]*\).*/\1/p')
+		# (si_addr without the tag: no SA_EXPOSE_TAGBITS in redis)
+		addr=""
 	fi
 	[ "$code" = "$want_code" ] || { ok=0; why="$why; want SIGSEGV si_code=$want_code, got '${segv:-no SIGSEGV}'"; }
 	answered "$svc" "$answer" && { ok=0; why="$why; the request completed ('$answer')"; }
