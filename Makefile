@@ -17,6 +17,7 @@ all: launcher
 include mk/launcher.mk
 -include mk/kernel.mk
 -include mk/glibc.mk
+-include mk/jemalloc.mk
 -include mk/image.mk
 -include mk/release.mk
 # mtagctl and mtag-faultd (mtag-launcher/ctl/), their tests.

@@ -20,6 +20,7 @@
 #include "log.h"
 #include "mte.h"
 #include "procmte.h"
+#include "jemallocid.h"
 #include "smaps.h"
 #include "json.h"
 #include "mtagctl-sd.h"
@@ -117,6 +118,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	char odd_execdef[64] = "";
 	bool odd_libc = false;
 	bool hw = mte_supported(), le_found = false;
+	enum jemalloc_kind jk = JEMALLOC_NONE;
+	char jpath[256] = "";
 	int r;
 
 	memset(s, 0, sizeof(*s));
@@ -185,6 +188,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 			}
 		}
 	}
+	if (npids)
+		jk = jemalloc_kind_pid(c->proc, pids[0], jpath, sizeof(jpath));
 	free(pids);
 	if (s->procs == 0) {
 		snprintf(s->running, sizeof(s->running), "-");
@@ -255,6 +260,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	} else if (s->mode == MTAG_MODE_REPORT && s->report_on_procs != s->procs) {
 		NOT("report mode is not on in %u of %u processes: they stop at a fault",
 		    s->procs - s->report_on_procs, s->procs);
+	} else if (s->heap && jk == JEMALLOC_STOCK) {
+		NOT("own allocator: jemalloc, install libjemalloc2 +mtag1 (%s does not tag its heap)", jpath);
 	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {
 		NOT("heap not tagged: %llu of %llu kB malloc-able memory (mappings without a file, [heap]) in PROT_MTE mappings; its own allocator (not glibc malloc) does not tag, so overflows and use-after-free go unseen",
 		    s->mt_malloc_kb, s->malloc_kb);
@@ -268,8 +275,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 				 s->threads_suspended, s->threads_suspended == 1 ? "" : "s");
 	} else {
 		s->verdict = V_PROTECTED;
-		snprintf(s->reason, sizeof(s->reason), "%s in %u process%s, %u thread%s",
-			 mode_name(s->mode), s->procs, s->procs == 1 ? "" : "es", s->threads,
+		snprintf(s->reason, sizeof(s->reason), "%s%s in %u process%s, %u thread%s",
+			 jk == JEMALLOC_MTAG ? "jemalloc +mtag, " : "", mode_name(s->mode), s->procs, s->procs == 1 ? "" : "es", s->threads,
 			 s->threads == 1 ? "" : "s");
 		if (s->origin_kernel) {
 			size_t o = strlen(s->reason);

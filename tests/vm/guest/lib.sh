@@ -7,6 +7,9 @@ mkdir -p "$R"
 RESULTS=$R/results.txt
 EV=/run/mtag-test/events
 UNITS="nginx.service memcached.service ssh.service"
+# Daemons on jemalloc (libjemalloc2 +mtag1 in the image): matrix.sh's
+# jemalloc section, under sync only.
+JEMALLOC_UNITS="redis-server.service named.service"
 MSGID_APPLIED=bf385b8ac1d643ae9fd31184e584bd06
 
 pass() { echo "PASS: $1" | tee -a "$RESULTS"; }
@@ -142,9 +145,24 @@ svc_seq() {
 	esac
 }
 
+# redis_cmd LINE: one inline command to redis-server, its first reply line.
+redis_cmd() {
+	timeout 10 bash -c 'exec 3<>/dev/tcp/127.0.0.1/6379 || exit 1
+		printf "%s\r\n" "$1" >&3
+		IFS= read -r a <&3 && echo "${a%$(printf "\r")}"' _ "$1" 2>/dev/null
+}
+# dns_query NAME: a query over TCP (named reads TCP through libuv's read(),
+# which the injection library sees) for NAME, and the answer's status.
+dns_query() {
+	timeout 15 dig +tcp +tries=1 +time=5 @127.0.0.1 "$1" A 2>/dev/null |
+		sed -n 's/.*status: \([A-Z]*\),.*/status \1/p' | head -1
+}
+
 # svc_ok SVC: the service answers an ordinary request.
 svc_ok() {
 	case "$1" in
+	redis-server) [ "$(redis_cmd PING)" = +PONG ] ;;
+	named) [ "$(dns_query localhost)" = "status NOERROR" ] ;;
 	nginx) http_get / | grep -q '^HTTP/1\.[01] 200' ;;
 	memcached) mc_cmd version | grep -q '^VERSION ' ;;
 	ssh) ssh_ident SSH-2.0-mtagtest | grep -q '^SSH-2.0-OpenSSH.* +[1-9]' ;;
@@ -153,6 +171,8 @@ svc_ok() {
 # svc_bug SVC BUG: send the request that triggers BUG; print the answer.
 svc_bug() {
 	case "$1" in
+	redis-server) redis_cmd "MTAGBUG-$2" ;;
+	named) dns_query "MTAGBUG-$2.example" ;;
 	nginx) http_get "/MTAGBUG-$2" ;;
 	memcached) mc_cmd "MTAGBUG-$2" ;;
 	ssh) ssh_ident "SSH-2.0-MTAGBUG-$2" ;;
@@ -161,6 +181,8 @@ svc_bug() {
 # answered SVC ANSWER: the bug request completed normally.
 answered() {
 	case "$1" in
+	redis-server) [[ "$2" == -ERR* ]] ;;
+	named) [[ "$2" == "status "* ]] ;;
 	nginx) [[ "$2" == HTTP/1.?\ * ]] ;;
 	memcached) [ "$2" = ERROR ] ;;
 	ssh) [[ "$2" == SSH-2.0-*\ +[1-9]* ]] ;;

@@ -2,8 +2,8 @@
 # matrix.sh after the mode columns (uses its helpers).
 #
 #   mtagctl/status-sync        nginx, memcached, ssh: "protected" under sync
-#   mtagctl/status-redis       redis-server (jemalloc): "not protected: heap
-#                              not tagged"
+#   mtagctl/status-redis       redis-server (jemalloc, MALLOC_CONF=mtag:false):
+#                              "not protected: heap not tagged"
 #   mtagctl/status-restart     a policy change + daemon-reload without a
 #                              restart: "restart needed"
 #   mtagctl/status-exit        exit 1 while a service is not as asked
@@ -40,6 +40,11 @@ mtagctl_section() {
 		echo "# written by the mtag VM test (tests/vm/guest/mtagctl.sh)"
 		for u in $UNITS redis-server.service; do echo "$u sync"; done
 	} >/etc/mtag/policy.conf
+	# redis-server's jemalloc (+mtag1 in the image) with its off switch:
+	# the heap stays untagged whatever the mode, the case this checks.
+	mkdir -p /run/systemd/system/redis-server.service.d
+	printf '[Service]\nEnvironment=MALLOC_CONF=mtag:false\n' \
+		>/run/systemd/system/redis-server.service.d/zz-mtag-jemalloc-off.conf
 	systemctl daemon-reload
 	for u in $UNITS redis-server.service; do systemctl restart "$u"; done
 	for svc in nginx memcached ssh; do wait_for 30 svc_ok "$svc"; done
@@ -188,6 +193,8 @@ mtagctl_section() {
 	rm -f /etc/systemd/system/nginx.service.d/zzz-local.conf
 	systemctl daemon-reload
 	systemctl stop redis-server.service
+	rm -f /run/systemd/system/redis-server.service.d/zz-mtag-jemalloc-off.conf
+	systemctl daemon-reload
 
 	# ---- mtag-cpu-preferred.service, sandboxed (no capabilities, no
 	# network, read-only file system but /sys), still writes every CPU's
