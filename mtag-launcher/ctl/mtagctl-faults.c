@@ -145,7 +145,6 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 	sd_journal_add_match(j, m, 0);
 	snprintf(m, sizeof(m), "_BOOT_ID=%s", r->boot);
 	sd_journal_add_match(j, m, 0);
-	sd_journal_add_match(j, "_UID=0", 0);
 	sd_journal_seek_realtime_usec(j, r->usec > 1000000 ? r->usec - 1000000 : 0);
 	while (!found && sd_journal_next(j) > 0) {
 		if (!sd_ctl_trusted(j, JW_COREDUMP, NULL))

@@ -5,11 +5,13 @@
  * own (sd_journal_send, logger --journald).  Only the fields journald adds
  * itself, those whose names begin with '_', tell who really wrote it: a
  * client cannot set them.  An entry counts only when they name its real
- * writer:
+ * writer (the _UID of a system user, not a login user's):
  *
  *   writer            _TRANSPORT  _UID  _COMM (when journald has it)
  *   mtag-faultd       journal     0     mtag-faultd
- *   systemd-coredump  journal     0     systemd-coredum (15 bytes: comm)
+ *   systemd-coredump  journal     0 or  systemd-coredum (15 bytes: comm)
+ *                                 the systemd-coredump user's (it drops
+ *                                 to that user before it writes)
  *   mtag-launcher     journal     -     -  and _SYSTEMD_UNIT is the unit
  *                                          it speaks of (it execs the
  *                                          service at once: journald may

@@ -1,5 +1,6 @@
 /* test-trust.c -- which journal entries mtagctl believes (trust.h), over
  * recorded entries (data/journal/NAME.export, journalctl -o export form). */
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,22 @@ static void test_coredump_entries(void)
 	/* systemd-coredump exits at once: journald often has no _COMM. */
 	CHECK(trusted("coredump-genuine", JW_COREDUMP, NULL, NULL));
 	CHECK(!trusted("coredump-forged-devzero", JW_COREDUMP, NULL, "not written by root"));
+	/* systemd-coredump writes as its own system user (Debian creates
+	 * it with the systemd-coredump package). */
+	{
+		struct passwd *pw = getpwnam("systemd-coredump");
+		char text[256];
+		struct entry e = { text, "" };
+
+		if (pw) {
+			snprintf(text, sizeof(text), "_TRANSPORT=journal\n_UID=%u\n_COMM=systemd-coredum\n",
+				 (unsigned)pw->pw_uid);
+			CHECK(jwriter_trusted(JW_COREDUMP, get, &e, NULL, NULL));
+			CHECK(!jwriter_trusted(JW_FAULTD, get, &e, NULL, NULL));
+		}
+		snprintf(text, sizeof(text), "_TRANSPORT=journal\n_UID=65534\n_COMM=systemd-coredum\n");
+		CHECK(!jwriter_trusted(JW_COREDUMP, get, &e, NULL, NULL));
+	}
 }
 
 static void test_launcher_entries(void)
