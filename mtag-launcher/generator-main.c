@@ -24,6 +24,7 @@
 #include "log.h"
 #include "policy.h"
 #include "strmap.h"
+#include "sysvinit.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"
@@ -46,27 +47,6 @@ static char *escape_backslashes(const char *s)
 	return out;
 }
 
-/* S as one word of an ExecStart= line that systemd gives the program
- * unchanged: in double quotes, with backslash and quote escaped, and
- * "%" and "$" doubled (specifiers and variables are expanded even in
- * quotes).  Malloc'ed. */
-static char *exec_word(const char *s)
-{
-	char *out = xmalloc(2 * strlen(s) + 3), *q = out;
-
-	*q++ = '"';
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			*q++ = '\\';
-		else if (*s == '%' || *s == '$')
-			*q++ = *s;
-		*q++ = *s;
-	}
-	*q++ = '"';
-	*q = '\0';
-	return out;
-}
-
 /* The launcher's options for unit UNIT_ARG under entry E: the entry as
  * mtag-generator (root) resolved it, so that the launcher, which runs as
  * the service's user and maybe in its sandbox, needs to read no policy
@@ -74,7 +54,7 @@ static char *exec_word(const char *s)
 static char *launcher_args(const char *unit_arg, const struct policy *p, const struct policy_entry *e)
 {
 	char *opts = policy_entry_options(e), *src = xasprintf("%s:%u", e->file, e->line);
-	char *qopts = exec_word(opts), *qsrc = exec_word(src), *errs = NULL, *out;
+	char *qopts = unit_exec_word(opts), *qsrc = unit_exec_word(src), *errs = NULL, *out;
 	size_t n = policy_error_count(p);
 
 	if (n)
@@ -140,6 +120,7 @@ struct gen {
 	const char *outdir;
 	const struct policy *p;
 	struct unitmap map;
+	struct sysv_dirs sysv_dirs; /* where systemd-sysv-generator looks */
 	struct strmap parsed; /* unit files read, each once */
 	struct strmap done;   /* units written or judged */
 };
@@ -160,7 +141,7 @@ static void warn_late(const struct gen *g, const char *unit, const struct unit_v
 static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
 {
 	const struct policy *p = g->p;
-	char *err = NULL, *unit_arg = NULL, *args = NULL;
+	char *err = NULL, *unit_arg = NULL, *args = NULL, *from = NULL;
 	const struct policy_entry *e = policy_lookup(p, name);
 	struct unit_load u;
 	struct unit_values v = { 0 };
@@ -178,6 +159,13 @@ static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
 	}
 	switch (unitmap_load(&g->map, name, &u)) {
 	case UNIT_NOT_FOUND:
+		/* No unit file: systemd-sysv-generator makes one from a SysV
+		 * script of that name (Debian's slapd). */
+		u.sysv = sysv_script(&g->sysv_dirs, name);
+		if (u.sysv) {
+			u.id = xstrdup(name);
+			break;
+		}
 		if (named_exactly)
 			log_msg(LOG_INFO, NULL, "%s:%u: %s: no unit file, nothing to wrap",
 				e->file, e->line, name);
@@ -231,7 +219,9 @@ static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
 	 * the unit's own (%n) or, for an alias named in the policy, that. */
 	unit_arg = strcmp(real, name) == 0 ? xstrdup("%n") : escape_backslashes(name);
 	args = launcher_args(unit_arg, p, e);
-	rc = write_dropin(g->outdir, real, e, u.fragment, &execs, args, v.no_exec_paths.n > 0);
+	from = u.sysv ? xasprintf("the unit systemd-sysv-generator makes of %s", u.sysv)
+		      : xstrdup(u.fragment);
+	rc = write_dropin(g->outdir, real, e, from, &execs, args, v.no_exec_paths.n > 0);
 out:
 	strv_free(&execs);
 	unit_values_free(&v);
@@ -239,6 +229,7 @@ out:
 	free(err);
 	free(unit_arg);
 	free(args);
+	free(from);
 	return rc;
 }
 
@@ -275,6 +266,7 @@ int main(int argc, char **argv)
 	unit_paths(&dirs, root);
 	/* One readdir of each directory of the search path. */
 	unitmap_build(&g.map, &dirs);
+	sysv_paths(&g.sysv_dirs, root);
 	g.outdir = argv[1];
 	g.p = &p;
 
@@ -290,6 +282,9 @@ int main(int argc, char **argv)
 	}
 	if (any_glob) {
 		unitmap_list(&g.map, ".service", &all);
+		/* Units made from SysV scripts; one with a unit file of its
+		 * own name is judged once (g.done), as that unit. */
+		sysv_list(&g.sysv_dirs, &all);
 		for (size_t i = 0; i < all.n; i++)
 			if (policy_names_unit(&p, all.v[i]) && wrap_unit(&g, all.v[i], false) < 0)
 				rc = 1;
@@ -298,6 +293,7 @@ int main(int argc, char **argv)
 	strmap_free(&g.done, NULL);
 	unit_values_cache_free(&g.parsed);
 	unitmap_free(&g.map);
+	sysv_dirs_free(&g.sysv_dirs);
 	strv_free(&dirs);
 	policy_free(&p);
 	return rc;

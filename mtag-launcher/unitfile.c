@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dropins.h"
+#include "sysvinit.h"
 #include "unitmap.h"
 #include "util.h"
 
@@ -345,13 +346,20 @@ int unit_read_values(struct unitmap *m, struct strmap *cache, const struct unit_
 
 	memset(v, 0, sizeof(*v));
 	*err = NULL;
-	x = parse_cached(cache, u->fragment);
-	if (x->rc != 0) {
-		*err = xstrdup(x->err);
-		return -1;
+	if (u->sysv) {
+		/* What systemd-sysv-generator writes: "ExecStart=SCRIPT start"
+		 * (the path with its specifiers escaped; quoted here so that
+		 * any path stays one word). */
+		strv_push(&v->exec_start, sysv_exec_start(u->sysv));
+	} else {
+		x = parse_cached(cache, u->fragment);
+		if (x->rc != 0) {
+			*err = xstrdup(x->err);
+			return -1;
+		}
+		unit_file_keys_apply(&x->k, 0, &v->exec_start, NULL);
+		unit_file_keys_apply(&x->k, 1, &v->no_exec_paths, NULL);
 	}
-	unit_file_keys_apply(&x->k, 0, &v->exec_start, NULL);
-	unit_file_keys_apply(&x->k, 1, &v->no_exec_paths, NULL);
 	unitmap_dropins(m, u, skip, &d);
 	for (size_t i = 0; i < d.n; i++) {
 		bool reset = false;
@@ -502,4 +510,25 @@ bool unit_exec_runs(const char *value, const char *launcher)
 	base = base ? base + 1 : launcher;
 	return (n == strlen(launcher) && memcmp(path, launcher, n) == 0) ||
 	       (n == strlen(base) && memcmp(path, base, n) == 0);
+}
+
+/* S as one word of an ExecStart= line that systemd gives the program
+ * unchanged: in double quotes, with backslash and quote escaped, and
+ * "%" and "$" doubled (specifiers and variables are expanded even in
+ * quotes).  Malloc'ed. */
+char *unit_exec_word(const char *s)
+{
+	char *out = xmalloc(2 * strlen(s) + 3), *q = out;
+
+	*q++ = '"';
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			*q++ = '\\';
+		else if (*s == '%' || *s == '$')
+			*q++ = *s;
+		*q++ = *s;
+	}
+	*q++ = '"';
+	*q = '\0';
+	return out;
 }

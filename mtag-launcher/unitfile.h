@@ -82,6 +82,10 @@ void unit_exec_split(const char *value, struct strv *cmds);
  * if VALUE cannot be parsed. */
 char *unit_wrap_exec(const char *value, const char *launcher, const char *args);
 
+/* S as one word of an ExecStart= line that systemd hands the program
+ * unchanged (quoted, escaped, specifiers and variables doubled). */
+char *unit_exec_word(const char *s);
+
 /* Does VALUE already run LAUNCHER? */
 bool unit_exec_runs(const char *value, const char *launcher);
 

@@ -440,6 +440,7 @@ enum unit_state unitmap_load(struct unitmap *m, const char *name, struct unit_lo
 void unit_load_free(struct unit_load *u)
 {
 	free(u->fragment);
+	free(u->sysv);
 	free(u->id);
 	strv_free(&u->aliases);
 	memset(u, 0, sizeof(*u));

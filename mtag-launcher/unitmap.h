@@ -32,7 +32,8 @@ void unitmap_free(struct unitmap *m);
 void unitmap_list(const struct unitmap *m, const char *suffix, struct strv *names);
 
 struct unit_load {
-	char *fragment;       /* the file systemd reads */
+	char *fragment;       /* the file systemd reads; NULL for a SysV unit */
+	char *sysv;           /* a unit systemd-sysv-generator makes: its script */
 	char *id;             /* the unit's own name (the fragment's, with the instance) */
 	struct strv aliases;  /* its other names, sorted */
 };

@@ -168,6 +168,19 @@ setup_haproxy() {
 smoke_haproxy() { [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8082/)" = 200 ]; }
 smoke_squid() { [ "$(curl -s -o /dev/null -w '%{http_code}' -x http://127.0.0.1:3128 http://127.0.0.1/)" = 200 ]; }
 
+# Directory: slapd (Debian ships only /etc/init.d/slapd: systemd-sysv-generator
+# makes slapd.service).  The root DSE names the database the package's
+# postinst made; an anonymous search of its base entry reads it back, with
+# TOKEN as an attribute asked for (an unknown one is ignored, not an error).
+smoke_slapd() {
+	local base
+	base=$(ldapsearch -x -LLL -o ldif-wrap=no -H ldap://127.0.0.1/ -b "" -s base namingContexts 2>/dev/null |
+		sed -n 's/^namingContexts: //p' | head -1)
+	[ -n "$base" ] || return 1
+	ldapsearch -x -LLL -o ldif-wrap=no -H ldap://127.0.0.1/ -b "$base" -s base "(objectClass=*)" dn "x$TOKEN" 2>/dev/null |
+		grep -qxF "dn: $base"
+}
+
 # Message broker: a retained message published and read back.
 smoke_mosquitto() {
 	mosquitto_pub -h 127.0.0.1 -r -t mtagcompat/t -m "$TOKEN" &&
