@@ -401,6 +401,10 @@ done
 . "$(dirname "$0")/postgres.sh"
 [ -z "${MTAG_NO_POSTGRES:-}" ] && postgres_section
 
+# A service with only a SysV init script (tests/vm/guest/sysv.sh).
+. "$(dirname "$0")/sysv.sh"
+[ -z "${MTAG_NO_SYSV:-}" ] && sysv_section
+
 # ------------------------------------------------------------ jemalloc
 # Daemons on jemalloc (redis-server, named) with libjemalloc2 +mtag1, under
 # sync: every process sync, the heap tagged (mtagctl status: "protected:
