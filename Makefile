@@ -9,7 +9,7 @@ export BUILD
 
 # Test suites run by "make check", in order; each names tests/NAME/run.
 # The mk/*.mk fragments append theirs.
-CHECK_SUITES := launcher fuzz arm64 systemd debs
+CHECK_SUITES := lint launcher fuzz arm64 systemd debs
 
 .PHONY: all check bench debs clean distclean
 all: launcher
