@@ -10,7 +10,7 @@ CTL_DIR := $(LAUNCHER_DIR)/ctl
 CTL_LIB_SRCS := $(filter-out %-main.c $(CTL_DIR)/verb-%.c $(CTL_DIR)/mtagctl-%.c,\
                   $(wildcard $(CTL_DIR)/*.c))
 CTL_HDRS := $(wildcard $(CTL_DIR)/*.h)
-CTL_CPPFLAGS := -D_GNU_SOURCE -I$(CTL_DIR)
+CTL_CPPFLAGS := -D_GNU_SOURCE -I$(CTL_DIR) -I$(LAUNCHER_DIR)
 
 CTL_TEST_DIR := tests/mtagctl
 CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
@@ -23,25 +23,25 @@ fuzz-corefile: $(BUILD)/fuzz/fuzz-corefile
 # Compile-only check of the library with the arm64 cross compiler.
 ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
-$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(CTL_HDRS) $(SHARED_SRCS) $(SHARED_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) $(SHARED_SRCS) -lm -lzstd
 
-$(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_HDRS) $(SHARED_SRCS) $(SHARED_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SHARED_SRCS) -lm -lzstd
 
 # The core-file reader and the classifier over a core's memory.
-$(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(CTL_HDRS) $(SHARED_SRCS) $(SHARED_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(SHARED_SRCS) -lm -lzstd
 
-$(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS) $(SHARED_SRCS) $(SHARED_HDRS)
 	@mkdir -p $(@D)/ctl-lib
-	for f in $(CTL_LIB_SRCS); do \
+	for f in $(CTL_LIB_SRCS) $(SHARED_SRCS); do \
 	  $(ARM64_CC) $(WARN_CFLAGS) $(HOST_CFLAGS) $(CTL_CPPFLAGS) -c -o $(@D)/ctl-lib/$$(basename $$f .c).o $$f || exit 1; \
 	done
 	touch $@

@@ -1,7 +1,8 @@
 # mtag-faultd (mtag-launcher/ctl/faultd-main.c): host, arm64 (cross) and
 # sanitizer builds.  It links the ctl library
 # (CTL_LIB_SRCS, mk/ctl-tests.mk: fault line, cause, /proc/PID/maps, and
-# faultd.c itself) and libsystemd (sd-journal, sd-daemon), directly.
+# faultd.c itself), the shared base (SHARED_SRCS, mk/launcher.mk) and
+# libsystemd (sd-journal, sd-daemon), directly.
 #
 # mk/ctl-tests.mk is included after this file: CTL_LIB_SRCS, CTL_HDRS and
 # CTL_CPPFLAGS are only used where make expands late, in recipes and (with
@@ -22,10 +23,10 @@ faultd-asan: $(BUILD)/asan/mtag-faultd
 
 # $(call faultd_build,VARIANT,CC,CFLAGS,SYSTEMD_CFLAGS,SYSTEMD_LIBS)
 define faultd_build
-$(BUILD)/$(1)/mtag-faultd: $(FAULTD_MAIN) $$$$(CTL_LIB_SRCS) $$$$(CTL_HDRS) debian/changelog
+$(BUILD)/$(1)/mtag-faultd: $(FAULTD_MAIN) $$$$(CTL_LIB_SRCS) $$$$(CTL_HDRS) $(SHARED_SRCS) $(SHARED_HDRS) debian/changelog
 	@mkdir -p $$(@D)
 	$(2) $(WARN_CFLAGS) $(3) $$(FAULTD_CPPFLAGS) $(4) -o $$@ \
-	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(5) -lm -lzstd
+	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(SHARED_SRCS) $(5) -lm -lzstd
 endef
 
 $(eval $(call faultd_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(FAULTD_SYSTEMD_LIBS)))

@@ -5,6 +5,12 @@ LAUNCHER_DIR := mtag-launcher
 LAUNCHER_LIB_SRCS := $(filter-out $(LAUNCHER_DIR)/main.c $(LAUNCHER_DIR)/generator-main.c,\
                        $(wildcard $(LAUNCHER_DIR)/*.c))
 LAUNCHER_HDRS := $(wildcard $(LAUNCHER_DIR)/*.h)
+# The shared base every program links (mtag-faultd, which links none of the
+# rest of the launcher's library, too): allocation, file reading and
+# atomic writing, the logger (stderr and the journal, libsystemd loaded
+# on first use), exit codes.
+SHARED_SRCS := $(addprefix $(LAUNCHER_DIR)/,util.c fileio.c log.c sdlib.c)
+SHARED_HDRS := $(addprefix $(LAUNCHER_DIR)/,util.h fileio.h log.h sdlib.h exitcodes.h)
 LAUNCHER_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
 
 WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arith \

@@ -7,6 +7,7 @@
 #include <syslog.h>
 
 #include "admin.h"
+#include "applied.h"
 #include "log.h"
 #include "mte.h"
 #include "policy.h"

@@ -6,8 +6,7 @@
 #include <stdbool.h>
 
 #include "conffiles.h"
-
-#define EXIT_CONFIG 78  /* EX_CONFIG: the policy refuses it */
+#include "exitcodes.h"
 
 /* Validate the policy files: every diagnostic as FILE:LINE: reason on
  * stderr, a summary on stdout.  Returns 0, or 1 if there are errors. */

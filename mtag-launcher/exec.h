@@ -3,8 +3,7 @@
 #ifndef MTAG_EXEC_H
 #define MTAG_EXEC_H
 
-#define EXIT_CANNOT_INVOKE 126 /* found but could not be run, as env(1) */
-#define EXIT_ENOENT 127        /* not found, as env(1) */
+#include "exitcodes.h"
 
 /* Exec ARGV[0] (searched in PATH when it has no '/') with ARGV; ARGV0, if
  * not NULL, is what the program sees as its argv[0].  Returns only on

@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "applied.h"
 #include "conffiles.h"
 #include "log.h"
 #include "policy.h"

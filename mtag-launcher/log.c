@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* log.c -- structured journal entries, or plain stderr lines. */
+/* log.c -- the one logger: journal entries, or stderr lines (see log.h). */
 #include "log.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
-#include "duration.h"
 #include "sdlib.h"
 #include "util.h"
 
@@ -18,17 +18,35 @@
 static const char *prog_name = "mtag-launcher";
 static bool use_journal;
 static bool be_quiet;
+static bool stream_prefix;  /* "<N>" before each stderr line */
+
+/* Is stderr systemd's journal stream ($JOURNAL_STREAM is its dev:inode)? */
+static bool stderr_is_journal_stream(void)
+{
+	const char *e = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	return e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 &&
+	       fstat(STDERR_FILENO, &st) == 0 &&
+	       (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
 
 void log_setup(const char *prog, enum log_target t, bool quiet)
 {
 	prog_name = prog;
 	be_quiet = quiet;
+	stream_prefix = false;
 	switch (t) {
 	case LOG_JOURNAL:
 		use_journal = true;
 		break;
 	case LOG_STDERR:
 		use_journal = false;
+		break;
+	case LOG_STREAM:
+		use_journal = false;
+		stream_prefix = stderr_is_journal_stream();
 		break;
 	default:
 		/* sd_journal_send() drops messages silently when journald is
@@ -44,14 +62,22 @@ bool log_to_journal(void)
 	return use_journal;
 }
 
-static void to_stderr(int priority, const char *text)
+const char *log_prog(void)
+{
+	return prog_name;
+}
+
+void log_stderr(int priority, const char *text)
 {
 	const char *lvl = priority <= LOG_ERR ? "error: " :
 			  priority == LOG_WARNING ? "warning: " : "";
 
 	if (be_quiet && priority > LOG_WARNING)
 		return;
-	fprintf(stderr, "%s: %s%s\n", prog_name, lvl, text);
+	if (stream_prefix)
+		fprintf(stderr, "<%d>%s\n", priority, text);
+	else
+		fprintf(stderr, "%s: %s%s\n", prog_name, lvl, text);
 }
 
 void log_msg(int priority, const char *msgid, const char *fmt, ...)
@@ -78,68 +104,7 @@ void log_msg(int priority, const char *msgid, const char *fmt, ...)
 			return;
 		}
 	}
-	to_stderr(priority, text);
+	log_stderr(priority, text);
 	free(text);
 }
 
-void log_diag(const struct diag *d)
-{
-	int prio = d->level == DIAG_ERROR ? LOG_ERR : LOG_WARNING;
-
-	if (d->line)
-		log_msg(prio, MSGID_CONFIG, "%s:%u: %s", d->file, d->line, d->msg);
-	else
-		log_msg(prio, MSGID_CONFIG, "%s: %s", d->file, d->msg);
-}
-
-void log_applied(const struct applied *a)
-{
-	const char *unit = a->unit ? a->unit : "-";
-	bool report = a->mode == MTAG_MODE_REPORT;
-	char span[64], nsec[32], *extra, *text;
-	int r = -1;
-
-	duration_format(a->reenable_ns, span, sizeof(span));
-	if (a->reenable_ns == DURATION_INFINITY)
-		snprintf(nsec, sizeof(nsec), "infinity");
-	else
-		snprintf(nsec, sizeof(nsec), "%llu", (unsigned long long)a->reenable_ns);
-	if (!report)
-		extra = xstrdup("");
-	else if (a->report_on && a->reenable_ns == DURATION_INFINITY)
-		extra = xstrdup(" (faults are reported, not fatal; a thread runs unchecked after its first fault)");
-	else if (a->report_on)
-		extra = xasprintf(" (faults are reported, not fatal; checks come back in a thread after %s of its CPU time)",
-				  span);
-	else if (a->hw_mte)
-		extra = xstrdup(" not possible (no report-only mode in this kernel): tag checking off");
-	else
-		extra = xstrdup(" not possible (no MTE): tag checking off");
-	text = xasprintf("%s: MTE %s%s%s (glibc tunable %u) from %s%s; running %s",
-			 unit, mode_name(a->mode), extra, a->heap ? "" : ", heap not tagged",
-			 a->tunable, a->source,
-			 a->hw_mte ? "" : "; this CPU has no MTE, so nothing is checked",
-			 a->command);
-	free(extra);
-
-	if (use_journal && sdlib()) {
-		/* sd_journal_send() stops at the first NULL format: the report
-		 * fields come last and only in report mode. */
-		r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
-				"MESSAGE_ID=%s", MSGID_APPLIED,
-				"SYSLOG_IDENTIFIER=%s", prog_name,
-				"MTAG_UNIT=%s", unit,
-				"MTAG_MODE=%s", mode_name(a->mode),
-				"MTAG_HEAP=%s", a->heap ? "on" : "off",
-				"MTAG_TUNABLE=%u", a->tunable,
-				"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
-				"MTAG_POLICY_SOURCE=%s", a->source,
-				"MTAG_COMMAND=%s", a->command,
-				"MTAG_EXEC_DEFAULT=%s", a->exec_default ? a->exec_default : "unsupported",
-				report ? "MTAG_REPORT=%s" : NULL, a->report_on ? "on" : "unsupported",
-				"MTAG_REENABLE_NSEC=%s", nsec, NULL);
-	}
-	if (r < 0)
-		to_stderr(LOG_INFO, text);
-	free(text);
-}

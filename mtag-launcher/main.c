@@ -17,10 +17,12 @@
 #include <unistd.h>
 
 #include "admin.h"
+#include "applied.h"
 #include "conffiles.h"
 #include "duration.h"
 #include "exec.h"
 #include "execdef.h"
+#include "exitcodes.h"
 #include "log.h"
 #include "mte.h"
 #include "policy.h"
@@ -32,8 +34,6 @@
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
 #endif
-
-#define EXIT_USAGE 125  /* our own failure, as env(1) */
 
 enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED };
 
@@ -308,6 +308,21 @@ static void warn_asymm(const char *who)
 			who, n - c.asymm, n, c.sync, c.async);
 }
 
+/* What the policy asks for, this machine cannot give.  With REQUIRE
+ * (require=yes): "REFUSED: not starting PROG" as an error, true.  Else
+ * "WARNED: running PROG HOW" as a warning, false.  Frees both texts. */
+static bool refuse_or_warn(bool require, char *refused, char *warned, const char *prog,
+			   const char *how)
+{
+	if (require)
+		log_msg(LOG_ERR, MSGID_NO_MTE, "%s: not starting %s", refused, prog);
+	else
+		log_msg(LOG_WARNING, MSGID_NO_MTE, "%s: running %s %s", warned, prog, how);
+	free(refused);
+	free(warned);
+	return require;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -456,18 +471,16 @@ int main(int argc, char **argv)
 	}
 
 	command = join_argv(argv + first);
-	if (mode != MTAG_MODE_OFF && !hw) {
-		if (require) {
-			log_msg(LOG_ERR, MSGID_NO_MTE,
-				"%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE): not starting %s",
-				unit ? unit : "the policy", source, argv[first]);
-			free(command);
-			rc = EXIT_CONFIG;
-			goto out;
-		}
-		log_msg(LOG_WARNING, MSGID_NO_MTE,
-			"%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE): running %s without tag checking",
-			unit ? unit : "-", mode_name(mode), source, argv[first]);
+	if (mode != MTAG_MODE_OFF && !hw &&
+	    refuse_or_warn(require,
+			   xasprintf("%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     unit ? unit : "the policy", source),
+			   xasprintf("%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     unit ? unit : "-", mode_name(mode), source),
+			   argv[first], "without tag checking")) {
+		free(command);
+		rc = EXIT_CONFIG;
+		goto out;
 	}
 	if (mode == MTAG_MODE_ASYMM && hw)
 		warn_asymm(unit ? unit : "the policy");
@@ -492,18 +505,16 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (mode == MTAG_MODE_REPORT && hw && !report_ok) {
-		if (require) {
-			log_msg(LOG_ERR, MSGID_NO_MTE,
-				"%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes: not starting %s",
-				unit ? unit : "the policy", source, strerror(-(int)report_flags), argv[first]);
-			free(command);
-			rc = EXIT_CONFIG;
-			goto out;
-		}
-		log_msg(LOG_WARNING, MSGID_NO_MTE,
-			"%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s): running %s with tag checking off (not sync, which would stop it at the first fault)",
-			unit ? unit : "-", source, strerror(-(int)report_flags), argv[first]);
+	if (mode == MTAG_MODE_REPORT && hw && !report_ok &&
+	    refuse_or_warn(require,
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes",
+				     unit ? unit : "the policy", source, strerror(-(int)report_flags)),
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s)",
+				     unit ? unit : "-", source, strerror(-(int)report_flags)),
+			   argv[first], "with tag checking off (not sync, which would stop it at the first fault)")) {
+		free(command);
+		rc = EXIT_CONFIG;
+		goto out;
 	}
 
 	/* The same request through the kernel, which keeps it across every

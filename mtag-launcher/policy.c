@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "unitname.h"
 #include "util.h"
 
 #define SERVICE_SUFFIX ".service"
@@ -130,13 +131,6 @@ static bool has_glob_chars(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && memcmp(s + n - m, suffix, m) == 0;
-}
-
 bool unit_name_is_valid(const char *name)
 {
 	size_t n = strlen(name);
@@ -147,7 +141,7 @@ bool unit_name_is_valid(const char *name)
 	for (const char *c = name; *c; c++)
 		if (!is_unit_char(*c))
 			return false;
-	if (!ends_with(name, SERVICE_SUFFIX) || n == strlen(SERVICE_SUFFIX))
+	if (!str_ends_with(name, SERVICE_SUFFIX) || n == strlen(SERVICE_SUFFIX))
 		return false;
 	at = strchr(name, '@');
 	if (at) {
@@ -224,7 +218,7 @@ static int classify_pattern(struct policy *p, const char *file, unsigned line,
 				    "'%s' is not a valid unit name", pat);
 		return -1;
 	}
-	*kind = ends_with(pat, "@" SERVICE_SUFFIX) ? ENTRY_TEMPLATE : ENTRY_EXACT;
+	*kind = str_ends_with(pat, "@" SERVICE_SUFFIX) ? ENTRY_TEMPLATE : ENTRY_EXACT;
 	return 0;
 }
 
@@ -312,14 +306,46 @@ static void add_entry(struct policy *p, const struct policy_entry *e)
 
 #define MAX_TOKENS 16
 
+/* The options of a service entry, KEY=VALUE after its mode.  A new key is
+ * a row here and a field of struct policy_entry (policy.h). */
+enum option_type { OPT_ON_OFF, OPT_YES_NO, OPT_DURATION };
+static const struct option_key {
+	const char *name;
+	enum option_type type;
+	size_t field;   /* the bool's offset in struct policy_entry */
+} option_keys[] = {
+	{ "heap", OPT_ON_OFF, offsetof(struct policy_entry, heap) },
+	{ "require", OPT_YES_NO, offsetof(struct policy_entry, require) },
+	{ "strict", OPT_YES_NO, offsetof(struct policy_entry, strict) },
+	{ "reenable", OPT_DURATION, 0 },
+};
+#define N_OPTION_KEYS (sizeof(option_keys) / sizeof(option_keys[0]))
+
+/* "heap=on|off, require=yes|no, ..." (SYNTAX) or "heap, require, ...". */
+static const char *option_list(bool syntax)
+{
+	static const char *const value[] = {
+		[OPT_ON_OFF] = "=on|off", [OPT_YES_NO] = "=yes|no", [OPT_DURATION] = "=DURATION",
+	};
+	static char buf[2][256];
+	char *b = buf[syntax];
+	size_t off = 0;
+
+	if (*b)
+		return b;
+	for (size_t i = 0; i < N_OPTION_KEYS; i++)
+		off += (size_t)snprintf(b + off, sizeof(buf[0]) - off, "%s%s%s", i ? ", " : "",
+					option_keys[i].name, syntax ? value[option_keys[i].type] : "");
+	return b;
+}
+
 static void parse_line(struct policy *p, const char *file, unsigned lineno, char *s)
 {
 	char *tok[MAX_TOKENS];
 	int n = 0;
 	char *save = NULL, *t;
 	struct policy_entry e;
-	bool seen[4] = { false, false, false, false }, is_cpu;
-	static const char *const keys[4] = { "heap", "require", "strict", "reenable" };
+	bool seen[N_OPTION_KEYS] = { false }, is_cpu;
 	const char *reenable_val = NULL;
 	enum entry_kind kind;
 	enum mtag_mode mode;
@@ -386,31 +412,32 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	for (int i = 2; i < n; i++) {
 		char *eq = strchr(tok[i], '=');
 		const char *key = tok[i], *val;
+		const struct option_key *o = NULL;
 		bool b;
-		int k = -1;
+		size_t k;
 
 		if (!eq || eq == tok[i]) {
-			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION)",
-				    tok[i]);
+			policy_diag(p, DIAG_ERROR, file, lineno, "'%s': expected key=value (%s)",
+				    tok[i], option_list(true));
 			return;
 		}
 		*eq = '\0';
 		val = eq + 1;
-		for (int j = 0; j < 4; j++)
-			if (strcmp(key, keys[j]) == 0)
-				k = j;
-		if (k < 0) {
+		for (k = 0; k < N_OPTION_KEYS && !o; k++)
+			if (strcmp(key, option_keys[k].name) == 0)
+				o = &option_keys[k];
+		if (!o) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "unknown option '%s' (known: heap, require, strict, reenable)", key);
+				    "unknown option '%s' (known: %s)", key, option_list(false));
 			return;
 		}
+		k = (size_t)(o - option_keys);
 		if (seen[k]) {
 			policy_diag(p, DIAG_ERROR, file, lineno, "'%s' given twice", key);
 			return;
 		}
 		seen[k] = true;
-		if (k == 3) {
+		if (o->type == OPT_DURATION) {
 			/* Checked below, once the whole line is read: a bad
 			 * value does not drop the entry (see reenable=). */
 			reenable_val = val;
@@ -418,15 +445,10 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 		}
 		if (parse_bool(val, &b) < 0) {
 			policy_diag(p, DIAG_ERROR, file, lineno, "%s=%s: expected %s",
-				    key, val, k == 0 ? "on or off" : "yes or no");
+				    key, val, o->type == OPT_ON_OFF ? "on or off" : "yes or no");
 			return;
 		}
-		if (k == 0)
-			e.heap = b;
-		else if (k == 1)
-			e.require = b;
-		else
-			e.strict = b;
+		*(bool *)((char *)&e + o->field) = b;
 	}
 	if (mode == MTAG_MODE_ASYNC && !e.heap) {
 		policy_diag(p, DIAG_ERROR, file, lineno,
@@ -487,37 +509,23 @@ void policy_parse(struct policy *p, const char *file, const char *buf, size_t le
 	free(line);
 }
 
-/* For an instance name foo@bar.service, write "foo@.service" to TPL. */
-static bool template_of(const char *unit, char *tpl, size_t size)
-{
-	const char *at = strchr(unit, '@');
-	const char *dot = strrchr(unit, '.');
-	int r;
-
-	if (!at || !dot || dot < at || dot == at + 1)
-		return false;
-	r = snprintf(tpl, size, "%.*s%s", (int)(at - unit + 1), unit, dot);
-	return r > 0 && (size_t)r < size;
-}
-
 static const struct policy_entry *lookup(const struct policy *p, const char *unit,
 					 bool with_default)
 {
-	char tpl[UNIT_NAME_MAX + 1];
-	bool has_tpl = template_of(unit, tpl, sizeof(tpl));
-	const struct policy_entry *dflt = NULL, *glob = NULL, *templ = NULL;
+	char *tpl = unit_name_template(unit);
+	const struct policy_entry *exact = NULL, *dflt = NULL, *glob = NULL, *templ = NULL;
 
-	for (size_t i = 0; i < p->n_entries; i++) {
+	for (size_t i = 0; i < p->n_entries && !exact; i++) {
 		const struct policy_entry *e = &p->entries[i];
 
 		switch (e->kind) {
 		case ENTRY_EXACT:
 			if (strcmp(e->pattern, unit) == 0)
-				return e;
+				exact = e;
 			break;
 		case ENTRY_TEMPLATE:
 			if (strcmp(e->pattern, unit) == 0 ||
-			    (has_tpl && strcmp(e->pattern, tpl) == 0))
+			    (tpl && strcmp(e->pattern, tpl) == 0))
 				templ = e;
 			break;
 		case ENTRY_GLOB:
@@ -529,6 +537,9 @@ static const struct policy_entry *lookup(const struct policy *p, const char *uni
 			break;
 		}
 	}
+	free(tpl);
+	if (exact)
+		return exact;
 	if (templ)
 		return templ;
 	if (glob)

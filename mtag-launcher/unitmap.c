@@ -12,48 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "unitname.h"
 #include "util.h"
 
 #define FOLLOW_MAX 64 /* alias hops, as systemd's unit_ids_map_get */
-
-static const char *const unit_types[] = {
-	"service", "mount", "swap", "socket", "target", "device",
-	"automount", "timer", "path", "slice", "scope",
-};
-
-static bool is_unit_type(const char *s, size_t n)
-{
-	for (size_t i = 0; i < sizeof(unit_types) / sizeof(unit_types[0]); i++)
-		if (strlen(unit_types[i]) == n && memcmp(unit_types[i], s, n) == 0)
-			return true;
-	return false;
-}
-
-enum unit_name_kind unit_name_kind(const char *n)
-{
-	const char *e = strrchr(n, '.'), *at = NULL;
-
-	if (strlen(n) >= 256 || !e || e == n || !is_unit_type(e + 1, strlen(e + 1)))
-		return UNIT_NAME_INVALID;
-	for (const char *i = n; i < e; i++) {
-		if (*i == '@' && !at)
-			at = i;
-		if (!strchr("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ:-_.\\@", *i))
-			return UNIT_NAME_INVALID;
-	}
-	if (at == n)
-		return UNIT_NAME_INVALID;
-	if (!at)
-		return UNIT_NAME_PLAIN;
-	return e == at + 1 ? UNIT_NAME_TEMPLATE : UNIT_NAME_INSTANCE;
-}
-
-char *unit_name_template(const char *name)
-{
-	if (unit_name_kind(name) != UNIT_NAME_INSTANCE)
-		return NULL;
-	return xasprintf("%.*s%s", (int)(strchr(name, '@') - name + 1), name, strrchr(name, '.'));
-}
 
 /* foo@bar.service -> "bar" (malloc'ed); NULL when no instance. */
 static char *unit_name_instance(const char *name)
@@ -78,13 +40,6 @@ static const char *base_name(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
-}
-
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n > m && strcmp(s + n - m, suffix) == 0;
 }
 
 /* Lexically: drop "." and empty components, resolve "..". */
@@ -263,7 +218,7 @@ static void scan_dir(struct unitmap *m, const char *dir)
 			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK :
 			       S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
 		}
-		if (has_suffix(name, ".d")) {
+		if (strlen(name) > 2 && str_ends_with(name, ".d")) {
 			if (type == DT_DIR ||
 			    (type == DT_LNK && fstatat(dirfd(d), name, &st, 0) == 0 && S_ISDIR(st.st_mode))) {
 				char *p = xasprintf("%s/%s", dir, name);
@@ -331,7 +286,8 @@ void unitmap_list(const struct unitmap *m, const char *suffix, struct strv *name
 {
 	memset(names, 0, sizeof(*names));
 	for (size_t i = 0; i < m->ids.cap; i++)
-		if (m->ids.slots[i].key && has_suffix(m->ids.slots[i].key, suffix))
+		if (m->ids.slots[i].key && strlen(m->ids.slots[i].key) > strlen(suffix) &&
+		    str_ends_with(m->ids.slots[i].key, suffix))
 			strv_push(names, xstrdup(m->ids.slots[i].key));
 	if (names->n)
 		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
@@ -516,7 +472,7 @@ static const struct strv *listing(struct unitmap *m, const char *dir)
 	if (!d)
 		return l;
 	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && has_suffix(de->d_name, ".conf"))
+		if (de->d_name[0] != '.' && str_ends_with(de->d_name, ".conf"))
 			strv_push(l, xstrdup(de->d_name));
 	closedir(d);
 	return l;

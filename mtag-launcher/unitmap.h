@@ -14,6 +14,7 @@
 #include "dropins.h"
 #include "strmap.h"
 #include "unitfile.h"
+#include "unitname.h"
 
 struct unitmap {
 	struct strv dirs;      /* the search path, highest priority first */
@@ -49,11 +50,5 @@ void unit_load_free(struct unit_load *u);
  * later one.  Files named SKIP are left out. */
 void unitmap_dropins(struct unitmap *m, const struct unit_load *u, const char *skip,
 		     struct dropins *out);
-
-/* Unit name helpers (systemd's unit-name.c rules). */
-enum unit_name_kind { UNIT_NAME_INVALID, UNIT_NAME_PLAIN, UNIT_NAME_TEMPLATE, UNIT_NAME_INSTANCE };
-enum unit_name_kind unit_name_kind(const char *name);
-/* foo@bar.service -> foo@.service; NULL when NAME is no instance. */
-char *unit_name_template(const char *name);
 
 #endif

@@ -123,3 +123,10 @@ int read_fd_all(int fd, size_t max, char **out, size_t *len)
 	*len = n;
 	return 0;
 }
+
+bool str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}

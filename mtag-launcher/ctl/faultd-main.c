@@ -23,6 +23,7 @@
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@
 #include <systemd/sd-journal.h>
 
 #include "faultd.h"
+#include "log.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
@@ -45,39 +47,6 @@ struct opts {
 	bool from_stdin;
 	bool print;               /* tests: entries to stdout, not the journal */
 };
-
-/* --- messages ------------------------------------------------------------ */
-
-static bool stderr_is_journal;
-
-/* Is stderr systemd's journal stream ($JOURNAL_STREAM is its dev:inode)?
- * Then "<N>" prefixes give the lines their priority. */
-static void detect_journal_stream(void)
-{
-	const char *e = getenv("JOURNAL_STREAM");
-	unsigned long long dev, ino;
-	struct stat st;
-
-	if (e && sscanf(e, "%llu:%llu", &dev, &ino) == 2 && fstat(STDERR_FILENO, &st) == 0)
-		stderr_is_journal = (unsigned long long)st.st_dev == dev &&
-				    (unsigned long long)st.st_ino == ino;
-}
-
-static void say(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(int prio, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (stderr_is_journal)
-		fprintf(stderr, "<%d>", prio);
-	else
-		fprintf(stderr, "%s: %s", PROG, prio <= 3 ? "error: " : prio == 4 ? "warning: " : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void usage(FILE *f)
 {
@@ -118,11 +87,11 @@ static int run_stdin(const struct opts *o)
 	faultd_entry_free(&e);
 	free(line);
 	if (ferror(stdin)) {
-		say(3, "reading standard input: %s", strerror(errno));
+		log_msg(LOG_ERR, NULL, "reading standard input: %s", strerror(errno));
 		return 1;
 	}
 	if (fflush(stdout) != 0) {
-		say(3, "writing standard output: %s", strerror(errno));
+		log_msg(LOG_ERR, NULL, "writing standard output: %s", strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -148,7 +117,7 @@ static int save_cursor(struct follow *s, bool durable)
 		return 0;
 	r = faultd_cursor_save(s->o->state_dir, s->cursor, durable, &what);
 	if (r < 0) {
-		say(3, "cannot write %s: %s", what, strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot write %s: %s", what, strerror(-r));
 		return r;
 	}
 	s->cursor_dirty = false;
@@ -191,7 +160,7 @@ static int handle_entry(struct follow *s)
 
 	r = sd_journal_get_cursor(s->j, &cursor);
 	if (r < 0) {
-		say(3, "cannot get the cursor of a kernel journal entry: %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot get the cursor of a kernel journal entry: %s", strerror(-r));
 		return r;
 	}
 	r = sd_journal_get_data(s->j, "MESSAGE", &data, &len);
@@ -205,13 +174,13 @@ static int handle_entry(struct follow *s)
 		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")))
 			kind = faultd_build(s->o->proc, &k, &s->e);
 	} else if (r < 0 && r != -ENOENT) {
-		say(4, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
+		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
 		    cursor, strerror(-r));
 	}
 	if (kind != FAULTD_NONE) {
 		r = send_entry(s);
 		if (r < 0) {
-			say(3, "cannot write the fault entry to the journal: %s (kernel entry %s)",
+			log_msg(LOG_ERR, NULL, "cannot write the fault entry to the journal: %s (kernel entry %s)",
 			    strerror(-r), cursor);
 			free(cursor);
 			return r;
@@ -248,23 +217,23 @@ static int seek_start(struct follow *s, const char *boot)
 
 	r = faultd_cursor_load(s->o->state_dir, &saved, &what);
 	if (r < 0) {
-		say(3, "cannot read %s: %s", what, strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot read %s: %s", what, strerror(-r));
 		return r;
 	}
 	if (r > 0 && (!faultd_cursor_boot(saved, cboot, sizeof(cboot)) || strcmp(cboot, boot) != 0)) {
-		say(6, "%s: a cursor of another boot: starting at this boot's first kernel message", what);
+		log_msg(LOG_INFO, NULL, "%s: a cursor of another boot: starting at this boot's first kernel message", what);
 		free(saved);
 		saved = NULL;
 	}
 	if (saved) {
 		r = sd_journal_seek_cursor(s->j, saved);
 		if (r < 0) {
-			say(4, "%s: cannot seek to cursor '%s': %s: starting at this boot's first kernel message",
+			log_msg(LOG_WARNING, NULL, "%s: cannot seek to cursor '%s': %s: starting at this boot's first kernel message",
 			    what, saved, strerror(-r));
 		} else {
 			r = sd_journal_next(s->j);
 			if (r < 0) {
-				say(3, "reading the journal: %s", strerror(-r));
+				log_msg(LOG_ERR, NULL, "reading the journal: %s", strerror(-r));
 				free(saved);
 				return r;
 			}
@@ -275,7 +244,7 @@ static int seek_start(struct follow *s, const char *boot)
 			}
 			/* The saved entry is gone (rotated away): J is on the
 			 * first entry after where it was. */
-			say(4, "%s: kernel entry %s is no longer in the journal: going on from the next one",
+			log_msg(LOG_WARNING, NULL, "%s: kernel entry %s is no longer in the journal: going on from the next one",
 			    what, saved);
 			s->cursor = saved;
 			return 1;
@@ -284,7 +253,7 @@ static int seek_start(struct follow *s, const char *boot)
 	}
 	r = sd_journal_seek_head(s->j);
 	if (r < 0) {
-		say(3, "cannot seek to the start of the journal: %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot seek to the start of the journal: %s", strerror(-r));
 		return r;
 	}
 	return 0;
@@ -298,7 +267,7 @@ static int wait_journal(struct follow *s, int sfd)
 
 	r = sd_journal_get_fd(s->j);
 	if (r < 0) {
-		say(3, "cannot watch the journal: %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot watch the journal: %s", strerror(-r));
 		return r;
 	}
 	p[0] = (struct pollfd){ .fd = r, .events = (short)sd_journal_get_events(s->j) };
@@ -313,14 +282,14 @@ static int wait_journal(struct follow *s, int sfd)
 	}
 	r = poll(p, 2, ms);
 	if (r < 0 && errno != EINTR) {
-		say(3, "poll: %s", strerror(errno));
+		log_msg(LOG_ERR, NULL, "poll: %s", strerror(errno));
 		return -errno;
 	}
 	if (p[1].revents & POLLIN)
 		return 1; /* SIGTERM or SIGINT */
 	r = sd_journal_process(s->j);
 	if (r < 0) {
-		say(3, "reading the journal: %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "reading the journal: %s", strerror(-r));
 		return r;
 	}
 	return 0;
@@ -342,12 +311,12 @@ static int run_journal(const struct opts *o)
 	sigaddset(&ss, SIGINT);
 	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0 ||
 	    (sfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
-		say(3, "signalfd: %s", strerror(errno));
+		log_msg(LOG_ERR, NULL, "signalfd: %s", strerror(errno));
 		return 1;
 	}
 	r = sd_id128_get_boot(&boot_id);
 	if (r < 0) {
-		say(3, "cannot read this boot's ID (/proc/sys/kernel/random/boot_id): %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot read this boot's ID (/proc/sys/kernel/random/boot_id): %s", strerror(-r));
 		goto out;
 	}
 	sd_id128_to_string(boot_id, boot);
@@ -356,14 +325,14 @@ static int run_journal(const struct opts *o)
 	else
 		r = sd_journal_open(&s.j, SD_JOURNAL_SYSTEM);
 	if (r < 0) {
-		say(3, "cannot open the %s journal%s%s: %s", o->journal_dir ? "" : "system",
+		log_msg(LOG_ERR, NULL, "cannot open the %s journal%s%s: %s", o->journal_dir ? "" : "system",
 		    o->journal_dir ? " in " : "", o->journal_dir ? o->journal_dir : "", strerror(-r));
 		goto out;
 	}
 	snprintf(match, sizeof(match), "_BOOT_ID=%s", boot);
 	if ((r = sd_journal_add_match(s.j, "_TRANSPORT=kernel", 0)) < 0 ||
 	    (r = sd_journal_add_match(s.j, match, 0)) < 0) {
-		say(3, "sd_journal_add_match: %s", strerror(-r));
+		log_msg(LOG_ERR, NULL, "sd_journal_add_match: %s", strerror(-r));
 		goto out;
 	}
 	r = seek_start(&s, boot);
@@ -375,7 +344,7 @@ static int run_journal(const struct opts *o)
 	for (;;) {
 		r = sd_journal_next(s.j);
 		if (r < 0) {
-			say(3, "reading the journal: %s", strerror(-r));
+			log_msg(LOG_ERR, NULL, "reading the journal: %s", strerror(-r));
 			goto out;
 		}
 		if (r > 0) {
@@ -424,7 +393,7 @@ int main(int argc, char **argv)
 	const char *state_dir = NULL;
 	int c, rc;
 
-	detect_journal_stream();
+	log_setup(PROG, LOG_STREAM, false);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATE_DIR:
@@ -454,11 +423,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		say(3, "unexpected argument '%s' (see --help)", argv[optind]);
+		log_msg(LOG_ERR, NULL, "unexpected argument '%s' (see --help)", argv[optind]);
 		return 2;
 	}
 	if (o.from_stdin && (state_dir || o.journal_dir)) {
-		say(3, "--from-stdin reads no journal: --state-dir and --journal-dir do not go with it");
+		log_msg(LOG_ERR, NULL, "--from-stdin reads no journal: --state-dir and --journal-dir do not go with it");
 		return 2;
 	}
 	if (o.from_stdin)
@@ -475,7 +444,7 @@ int main(int argc, char **argv)
 		else if (!S_ISDIR(st.st_mode))
 			why = "not a directory";
 		if (why) {
-			say(3, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", o.state_dir, why);
+			log_msg(LOG_ERR, NULL, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", o.state_dir, why);
 			free(o.state_dir);
 			return 1;
 		}

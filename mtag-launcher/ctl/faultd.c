@@ -17,24 +17,15 @@
 #include "cgunit.h"
 #include "faultfields.h"
 #include "faultline.h"
+#include "fileio.h"
 #include "procmaps.h"
 #include "procmte.h"
+#include "util.h"
 
 #define IDENT "mtag-faultd"
 #define EM_DASH "\xe2\x80\x94"
 #define STATUS_MAX (64 * 1024)
 #define CURSOR_MAX 4096
-
-/* --- allocation (this file links without the launcher's util.c) ------- */
-
-static void *must(void *p)
-{
-	if (!p) {
-		fputs(IDENT ": out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -42,22 +33,14 @@ static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
 static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
 {
 	va_list ap;
-	char *v, *s;
+	char *v;
 
 	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		v = NULL;
+	v = xvasprintf(fmt, ap);
 	va_end(ap);
-	must(v);
-	if (asprintf(&s, "%s=%s", name, v) < 0)
-		s = NULL;
+	grow_array((void **)&e->fields, &e->cap, e->n + 1, sizeof(*e->fields));
+	e->fields[e->n++] = xasprintf("%s=%s", name, v);
 	free(v);
-	must(s);
-	if (e->n == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 32;
-		e->fields = must(realloc(e->fields, e->cap * sizeof(*e->fields)));
-	}
-	e->fields[e->n++] = s;
 }
 
 void faultd_entry_free(struct faultd_entry *e)
@@ -88,44 +71,6 @@ void faultd_entry_print(FILE *f, const struct faultd_entry *e)
 
 /* --- the faulting process, if it is still there -------------------------- */
 
-/* Read PATH (small /proc files) into a malloc'ed NUL-terminated buffer, or
- * NULL. */
-static char *slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (cap - len < 4096) {
-			if (cap >= STATUS_MAX)
-				break;
-			cap = cap ? 2 * cap : 4096;
-			buf = must(realloc(buf, cap + 1));
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd);
-	if (!buf)
-		buf = must(malloc(1));
-	buf[len] = '\0';
-	return buf;
-}
-
 /* Is PROC/PID/task/TID the thread of the line (same comm)?  A PID reused
  * since the fault has another comm, most likely. */
 static bool same_thread(const char *proc, pid_t pid, pid_t tid, const char *comm)
@@ -135,7 +80,7 @@ static bool same_thread(const char *proc, pid_t pid, pid_t tid, const char *comm
 	size_t l;
 
 	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", proc, (int)pid, (int)tid);
-	c = slurp(path);
+	c = read_file_head(path, STATUS_MAX, NULL);
 	if (!c)
 		return false;
 	l = strcspn(c, "\n");
@@ -166,7 +111,7 @@ static bool pc_object(const char *proc, pid_t pid, uint64_t pc, char *buf, size_
 	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%d/maps", proc, (int)pid);
-	maps = slurp(path);
+	maps = read_file_head(path, STATUS_MAX, NULL);
 	if (!maps)
 		return false;
 	ok = procmaps_symbolize(maps, strlen(maps), pc, buf, len) == 0;
@@ -257,20 +202,17 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	if (sync) {
 		bool conf = ci.cause != MTE_CAUSE_UNKNOWN && ci.confidence != MTE_CONF_NONE;
 
-		if (asprintf(&msg, "%s%s%s sync tag-check fault at 0x%016" PRIx64
-			     " (pointer tag 0x%x, memory tag %s): %s%s%s " EM_DASH " %s",
-			     unit ? unit : "", unit ? ": " : "", who, f->addr, f->ptr_tag,
-			     memtag, cause_phrase(ci.cause), conf ? ", " : "",
-			     conf ? mte_confidence_name(ci.confidence) : "",
-			     action_text(f->report)) < 0)
-			msg = NULL;
+		msg = xasprintf("%s%s%s sync tag-check fault at 0x%016" PRIx64
+				" (pointer tag 0x%x, memory tag %s): %s%s%s " EM_DASH " %s",
+				unit ? unit : "", unit ? ": " : "", who, f->addr, f->ptr_tag,
+				memtag, cause_phrase(ci.cause), conf ? ", " : "",
+				conf ? mte_confidence_name(ci.confidence) : "",
+				action_text(f->report));
 	} else {
-		if (asprintf(&msg, "%s%s%s async tag-check fault (no address in async mode, cause unknown) "
-			     EM_DASH " %s",
-			     unit ? unit : "", unit ? ": " : "", who, action_text(f->report)) < 0)
-			msg = NULL;
+		msg = xasprintf("%s%s%s async tag-check fault (no address in async mode, cause unknown) "
+				EM_DASH " %s",
+				unit ? unit : "", unit ? ": " : "", who, action_text(f->report));
 	}
-	must(msg);
 
 	add(e, "MESSAGE", "%s", msg);
 	free(msg);
@@ -334,7 +276,7 @@ enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 	r = mte_fault_parse(k->text, len, &f);
 	if (r == 0)
 		return FAULTD_NONE;
-	line = must(strndup(k->text, len));
+	line = xstrndup(k->text, len);
 	/* A NUL in the middle would cut the journal field short. */
 	for (size_t i = 0; i < len; i++)
 		if (line[i] == '\0')
@@ -361,10 +303,10 @@ char *faultd_state_dir(const char *dir_opt)
 	const char *env = getenv("STATE_DIRECTORY");
 
 	if (dir_opt)
-		return must(strdup(dir_opt));
+		return xstrdup(dir_opt);
 	if (env && *env)
-		return must(strndup(env, strcspn(env, ":")));
-	return must(strdup("/var/lib/mtag"));
+		return xstrndup(env, strcspn(env, ":"));
+	return xstrdup("/var/lib/mtag");
 }
 
 static char what_buf[4096];
@@ -377,8 +319,8 @@ static const char *what_path(const char *dir, const char *name)
 
 int faultd_cursor_load(const char *dir, char **cursor, const char **what)
 {
-	char buf[CURSOR_MAX + 1];
-	size_t len = 0;
+	char *buf;
+	size_t len;
 	int fd, err;
 
 	*cursor = NULL;
@@ -386,73 +328,29 @@ int faultd_cursor_load(const char *dir, char **cursor, const char **what)
 	fd = open(*what, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
-	for (;;) {
-		ssize_t r = read(fd, buf + len, sizeof(buf) - 1 - len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-		if (len == sizeof(buf) - 1) {
-			close(fd);
-			return -EFBIG;
-		}
-	}
+	err = read_fd_all(fd, CURSOR_MAX - 1, &buf, &len);
 	close(fd);
+	if (err < 0)
+		return err;
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		len--;
 	buf[len] = '\0';
-	if (len == 0)
-		return 0;
-	if (strlen(buf) != len)
-		return -EBADMSG;
-	*cursor = must(strdup(buf));
+	if (len == 0 || strlen(buf) != len) {
+		free(buf);
+		return len == 0 ? 0 : -EBADMSG;
+	}
+	*cursor = buf;
 	return 1;
 }
 
 int faultd_cursor_save(const char *dir, const char *cursor, bool durable, const char **what)
 {
-	char tmp[4096], dst[4096];
-	size_t len = strlen(cursor), off = 0;
-	int fd, err = 0;
+	char *text = xasprintf("%s\n", cursor);
+	int err;
 
-	snprintf(tmp, sizeof(tmp), "%s/cursor.tmp", dir);
-	snprintf(dst, sizeof(dst), "%s/cursor", dir);
-	*what = what_path(dir, "cursor.tmp");
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (off < len || off == len) {
-		const char *p = off < len ? cursor + off : "\n";
-		size_t n = off < len ? len - off : 1;
-		ssize_t r = write(fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			break;
-		}
-		if (off == len)
-			break;
-		off += (size_t)r;
-	}
-	if (!err && durable && fdatasync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst) < 0) {
-		err = -errno;
-		*what = what_path(dir, "cursor");
-	}
-	if (err)
-		unlink(tmp);
+	*what = what_path(dir, "cursor");
+	err = write_file_replace(*what, text, strlen(text), 0644, durable);
+	free(text);
 	return err;
 }
 

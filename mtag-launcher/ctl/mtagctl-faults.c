@@ -25,6 +25,7 @@
 #include "faultfields.h"
 #include "faultline.h"
 #include "json.h"
+#include "log.h"
 #include "mtagctl.h"
 #include "mtagctl-sd.h"
 #include "procmaps.h"
@@ -347,7 +348,7 @@ int verb_faults(const struct ctl *c)
 
 	e = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
 	if (e < 0) {
-		fprintf(stderr, "mtagctl: cannot open the journal: %s\n", strerror(-e));
+		log_msg(LOG_ERR, NULL, "cannot open the journal: %s", strerror(-e));
 		return CTL_EXIT_FAIL;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
@@ -390,7 +391,7 @@ int verb_faults(const struct ctl *c)
 	for (;;) {
 		e = sd_journal_wait(j, (uint64_t)-1);
 		if (e < 0) {
-			fprintf(stderr, "mtagctl: waiting for the journal: %s\n", strerror(-e));
+			log_msg(LOG_ERR, NULL, "waiting for the journal: %s", strerror(-e));
 			break;
 		}
 		while (sd_journal_next(j) > 0) {

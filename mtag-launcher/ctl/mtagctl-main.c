@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -135,7 +136,7 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			if (parse_pid(optarg, &c.pid) < 0) {
-				fprintf(stderr, "mtagctl: --pid '%s': not a process ID\n", optarg);
+				log_msg(LOG_ERR, NULL, "--pid '%s': not a process ID", optarg);
 				return CTL_EXIT_FAIL;
 			}
 			break;
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
 			} else if (strcmp(optarg, "pretty") == 0) {
 				c.json = c.json_pretty = true;
 			} else {
-				fprintf(stderr, "mtagctl: --json=%s: expected pretty or short\n", optarg);
+				log_msg(LOG_ERR, NULL, "--json=%s: expected pretty or short", optarg);
 				return CTL_EXIT_FAIL;
 			}
 			break;
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		if (since_parse(since, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
 				&c.since_usec, &why) < 0) {
-			fprintf(stderr, "mtagctl: --since '%s': %s\n", since, why);
+			log_msg(LOG_ERR, NULL, "--since '%s': %s", since, why);
 			return CTL_EXIT_FAIL;
 		}
 		c.has_since = true;
@@ -213,31 +214,31 @@ int main(int argc, char **argv)
 
 	/* Options that belong to one verb are refused with the others. */
 	if (strcmp(verb, "faults") != 0 && (c.unit || since || c.follow || c.no_core)) {
-		fprintf(stderr, "mtagctl: --unit, --since, --follow and --no-core go with 'faults', not '%s'\n", verb);
+		log_msg(LOG_ERR, NULL, "--unit, --since, --follow and --no-core go with 'faults', not '%s'", verb);
 		return CTL_EXIT_FAIL;
 	}
 	if (strcmp(verb, "status") != 0 && (c.pid || c.prometheus || c.all)) {
-		fprintf(stderr, "mtagctl: --pid, --prometheus and --all go with 'status', not '%s'\n", verb);
+		log_msg(LOG_ERR, NULL, "--pid, --prometheus and --all go with 'status', not '%s'", verb);
 		return CTL_EXIT_FAIL;
 	}
 	if (strcmp(verb, "status") == 0) {
 		if (c.pid && optind < argc) {
-			fprintf(stderr, "mtagctl: status takes units or --pid, not both\n");
+			log_msg(LOG_ERR, NULL, "status takes units or --pid, not both");
 			return CTL_EXIT_FAIL;
 		}
 		if (c.prometheus && (c.pid || optind < argc || c.json)) {
-			fprintf(stderr, "mtagctl: status --prometheus covers every service; no units, --pid or --json with it\n");
+			log_msg(LOG_ERR, NULL, "status --prometheus covers every service; no units, --pid or --json with it");
 			return CTL_EXIT_FAIL;
 		}
 		r = verb_status(&c, argv + optind, argc - optind);
 	} else if (optind < argc) {
-		fprintf(stderr, "mtagctl: %s takes no arguments ('%s')\n", verb, argv[optind]);
+		log_msg(LOG_ERR, NULL, "%s takes no arguments ('%s')", verb, argv[optind]);
 		return CTL_EXIT_FAIL;
 	} else if (strcmp(verb, "check") == 0) {
 		r = verb_check(&c);
 	} else if (strcmp(verb, "faults") == 0) {
 		if (c.follow && c.json && c.json_pretty) {
-			fprintf(stderr, "mtagctl: faults --follow --json writes one object per line: use --json or --json=short\n");
+			log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
 			return CTL_EXIT_FAIL;
 		}
 		r = verb_faults(&c);
@@ -247,14 +248,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		r = CTL_EXIT_OK;
 	} else {
-		fprintf(stderr, "mtagctl: unknown verb '%s' (status, check, faults, apply-cpu-preferred)\n", verb);
+		log_msg(LOG_ERR, NULL, "unknown verb '%s' (status, check, faults, apply-cpu-preferred)", verb);
 		r = CTL_EXIT_FAIL;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		pager_close();
 		if (errno == EPIPE)
 			return r;
-		fprintf(stderr, "mtagctl: writing the output: %s\n", strerror(errno));
+		log_msg(LOG_ERR, NULL, "writing the output: %s", strerror(errno));
 		return CTL_EXIT_FAIL;
 	}
 	pager_close();

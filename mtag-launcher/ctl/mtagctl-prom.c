@@ -4,9 +4,11 @@
  * reads half a file. */
 #include <stdio.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 
 #include "cause.h"
+#include "log.h"
 #include "mtagctl-status.h"
 #include "prom.h"
 
@@ -90,7 +92,7 @@ int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, bool
 	}
 	prom_free(&p);
 	if (r < 0)
-		fprintf(stderr, "mtagctl: cannot write the metrics to %s: %s\n",
+		log_msg(LOG_ERR, NULL, "cannot write the metrics to %s: %s",
 			strcmp(c->prometheus, "-") == 0 ? "standard output" : c->prometheus, strerror(-r));
 	return r;
 }

@@ -511,7 +511,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 	policy_init(&p);
 	conf_load(&p, &co);
 	if (policy_error_count(&p))
-		fprintf(stderr, "mtagctl: warning: the policy has %zu error%s (mtagctl check shows them); the valid entries apply\n",
+		log_msg(LOG_WARNING, NULL, "the policy has %zu error%s (mtagctl check shows them); the valid entries apply",
 			policy_error_count(&p), policy_error_count(&p) == 1 ? "" : "s");
 
 	if (c->pid) {
@@ -522,7 +522,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 
 		snprintf(path, sizeof(path), "%s/%d", c->proc, (int)c->pid);
 		if (access(path, F_OK) < 0) {
-			fprintf(stderr, "mtagctl: cannot read %s: %s\n", path, strerror(errno));
+			log_msg(LOG_ERR, NULL, "cannot read %s: %s", path, strerror(errno));
 			free(name);
 			policy_free(&p);
 			return CTL_EXIT_FAIL;
@@ -555,12 +555,12 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 
 			r = sd_ctl_get_unit(names[i], &u);
 			if (r == -ENOENT) {
-				fprintf(stderr, "mtagctl: unit %s not found\n", u.name ? u.name : names[i]);
+				log_msg(LOG_ERR, NULL, "unit %s not found", u.name ? u.name : names[i]);
 				rc = CTL_EXIT_FAIL;
 				unit_info_free(&u);
 				continue;
 			} else if (r < 0) {
-				fprintf(stderr, "mtagctl: cannot ask systemd about %s: %s\n", names[i], strerror(-r));
+				log_msg(LOG_ERR, NULL, "cannot ask systemd about %s: %s", names[i], strerror(-r));
 				unit_info_free(&u);
 				policy_free(&p);
 				free(rows);
@@ -576,7 +576,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 
 		r = sd_ctl_list_services(&units, &nunits);
 		if (r < 0) {
-			fprintf(stderr, "mtagctl: cannot ask systemd for the services over the system bus: %s (is systemd running?)\n", strerror(-r));
+			log_msg(LOG_ERR, NULL, "cannot ask systemd for the services over the system bus: %s (is systemd running?)", strerror(-r));
 			policy_free(&p);
 			return CTL_EXIT_FAIL;
 		}

@@ -8,11 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* Exit statuses (mtagctl(8)). */
-#define CTL_EXIT_OK 0
-#define CTL_EXIT_NOTICE 1   /* status: a service is not as its policy asks;
-			     * check: the policy has errors; faults: none */
-#define CTL_EXIT_FAIL 2     /* usage, or a failure to read the system */
+#include "exitcodes.h"  /* CTL_EXIT_*: mtagctl(8) */
 
 struct ctl {
 	const char *root;        /* --root: policy files under DIR */

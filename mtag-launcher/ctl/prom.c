@@ -3,13 +3,12 @@
 #include "prom.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "fileio.h"
 
 static bool name_char(char c, bool first, bool colon)
 {
@@ -202,53 +201,4 @@ void prom_free(struct prom *p)
 		free(p->seen[i]);
 	free(p->seen);
 	memset(p, 0, sizeof(*p));
-}
-
-int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	const unsigned char *d = data;
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	char *tmp;
-	int fd, r = 0;
-
-	if (!*base)
-		return -EISDIR;
-	/* ".NAME.XXXXXX": hidden, and not "*.prom" for the collector. */
-	tmp = malloc(dirlen + strlen(base) + 9);
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, path, dirlen);
-	sprintf(tmp + dirlen, ".%s.XXXXXX", base);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		free(tmp);
-		return r;
-	}
-	while (len > 0) {
-		ssize_t n = write(fd, d, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		d += n;
-		len -= (size_t)n;
-	}
-	if (!r && fchmod(fd, mode) < 0)
-		r = -errno;
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	free(tmp);
-	return r;
 }

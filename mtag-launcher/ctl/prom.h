@@ -59,9 +59,4 @@ int prom_output(struct prom *p, FILE *f);
 int prom_commit(struct prom *p, const char *path);
 void prom_free(struct prom *p);
 
-/* DATA (LEN bytes) to PATH via a temporary file in PATH's directory,
- * fsync()ed, MODE, then rename()d over PATH.  0 or -errno; on failure
- * PATH is untouched and no temporary file is left. */
-int write_file_atomic(const char *path, const void *data, size_t len, mode_t mode);
-
 #endif
