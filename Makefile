@@ -20,7 +20,7 @@ include mk/launcher.mk
 -include mk/jemalloc.mk
 -include mk/image.mk
 -include mk/release.mk
-# mtagctl and mtag-faultd (mtag-launcher/ctl/), their tests.
+# mtagctl and mtag-faultd (mtag-launcher/src/mtagctl/, src/faultd/), their tests.
 -include mk/mtagctl.mk
 -include mk/faultd.mk
 -include mk/ctl-tests.mk
