@@ -11,12 +11,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define GRANULE 16u
-#define EHDR_SIZE 64u
-#define PHDR_SIZE 56u
-#define SHDR_SIZE 64u
-#define MAX_PHNUM (1u << 20)
+/* The headers are read through <elf.h>'s Elf64_* structs, copied out of
+ * the file (no alignment is assumed), after the same bounds checks as
+ * before: only a little-endian host reads a little-endian core so. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "corefile.c reads ELFDATA2LSB headers into host structs: a little-endian host only"
+#endif
+_Static_assert(sizeof(Elf64_Ehdr) == 64 && sizeof(Elf64_Phdr) == 56 &&
+	       sizeof(Elf64_Shdr) == 64 && sizeof(Elf64_Nhdr) == 12, "ELF64 header sizes");
 
+#define GRANULE 16u
+#define MAX_PHNUM (1u << 20)
+/* Fields of the aarch64 kernel's note descriptors (not in <elf.h>, and
+ * <sys/procfs.h> describes the host's): struct elf_prstatus's pr_pid,
+ * struct elf_prpsinfo's pr_pid, siginfo_t's si_signo, si_code, si_addr. */
+#define PRSTATUS_PID 32
+#define PRPSINFO_PID 24
+#define SIGINFO_SIGNO 0
+#define SIGINFO_CODE 8
+#define SIGINFO_ADDR 16
+
+/* N bytes at P, little-endian (note descriptors). */
 static uint64_t le(const unsigned char *p, unsigned n)
 {
 	uint64_t v = 0;
@@ -72,25 +87,31 @@ static void parse_notes(struct corefile *c, uint64_t off, uint64_t len)
 	if (len > c->size - off)
 		len = c->size - off;
 	end = off + len;
-	while (end - off >= 12) {
-		const unsigned char *h = c->map + off;
-		uint64_t namesz = le(h, 4), descsz = le(h + 4, 4), type = le(h + 8, 4);
-		uint64_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3ULL);
-		uint64_t next = desc_off + ((descsz + 3) & ~3ULL);
+	while (end - off >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr nh;
+		uint64_t namesz, descsz, type, name_off, desc_off, next;
 		const unsigned char *d;
+
+		memcpy(&nh, c->map + off, sizeof(nh));
+		namesz = nh.n_namesz;
+		descsz = nh.n_descsz;
+		type = nh.n_type;
+		name_off = off + sizeof(nh);
+		desc_off = name_off + ((namesz + 3) & ~3ULL);
+		next = desc_off + ((descsz + 3) & ~3ULL);
 
 		if (desc_off > end || next > end || descsz > end - desc_off)
 			break;
 		d = c->map + desc_off;
 		if (namesz == 5 && memcmp(c->map + name_off, "CORE", 5) == 0) {
-			if (type == NT_PRSTATUS && descsz >= 36 && !c->tid)
-				c->tid = (pid_t)le(d + 32, 4);
-			else if (type == NT_PRPSINFO && descsz >= 28 && !c->pid)
-				c->pid = (pid_t)le(d + 24, 4);
-			else if (type == NT_SIGINFO && descsz >= 24 && !c->signo) {
-				c->signo = (int)le(d, 4);
-				c->si_code = (int)le(d + 8, 4);
-				c->si_addr = le(d + 16, 8);
+			if (type == NT_PRSTATUS && descsz >= PRSTATUS_PID + 4 && !c->tid)
+				c->tid = (pid_t)le(d + PRSTATUS_PID, 4);
+			else if (type == NT_PRPSINFO && descsz >= PRPSINFO_PID + 4 && !c->pid)
+				c->pid = (pid_t)le(d + PRPSINFO_PID, 4);
+			else if (type == NT_SIGINFO && descsz >= SIGINFO_ADDR + 8 && !c->signo) {
+				c->signo = (int)le(d + SIGINFO_SIGNO, 4);
+				c->si_code = (int)le(d + SIGINFO_CODE, 4);
+				c->si_addr = le(d + SIGINFO_ADDR, 8);
 			}
 		}
 		off = next;
@@ -99,27 +120,30 @@ static void parse_notes(struct corefile *c, uint64_t off, uint64_t len)
 
 int core_open_mem(struct corefile *c, const void *data, size_t size)
 {
-	const unsigned char *e;
+	Elf64_Ehdr eh;
 	uint64_t phoff, phnum, phentsize;
 
 	memset(c, 0, sizeof(*c));
 	c->map = data;
 	c->size = size;
-	e = c->map;
-	if (size < EHDR_SIZE || memcmp(e, ELFMAG, SELFMAG) != 0 || e[EI_CLASS] != ELFCLASS64 ||
-	    e[EI_DATA] != ELFDATA2LSB || le(e + 16, 2) != ET_CORE || le(e + 18, 2) != EM_AARCH64)
+	if (size < sizeof(eh))
 		return -ENOEXEC;
-	phoff = le(e + 32, 8);
-	phentsize = le(e + 54, 2);
-	phnum = le(e + 56, 2);
+	memcpy(&eh, c->map, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_type != ET_CORE || eh.e_machine != EM_AARCH64)
+		return -ENOEXEC;
+	phoff = eh.e_phoff;
+	phentsize = eh.e_phentsize;
+	phnum = eh.e_phnum;
 	if (phnum == PN_XNUM) {
-		uint64_t shoff = le(e + 40, 8);
+		Elf64_Shdr sh0;
 
-		if (!in_file(c, shoff, SHDR_SIZE))
+		if (!in_file(c, eh.e_shoff, sizeof(sh0)))
 			return -ENOEXEC;
-		phnum = le(c->map + shoff + 44, 4); /* sh_info of section 0 */
+		memcpy(&sh0, c->map + eh.e_shoff, sizeof(sh0));
+		phnum = sh0.sh_info;
 	}
-	if (phentsize < PHDR_SIZE || phnum > MAX_PHNUM || !in_file(c, phoff, phnum * phentsize))
+	if (phentsize < sizeof(Elf64_Phdr) || phnum > MAX_PHNUM || !in_file(c, phoff, phnum * phentsize))
 		return -ENOEXEC;
 	c->load = calloc(phnum ? phnum : 1, sizeof(*c->load));
 	c->tags = calloc(phnum ? phnum : 1, sizeof(*c->tags));
@@ -128,13 +152,17 @@ int core_open_mem(struct corefile *c, const void *data, size_t size)
 		return -ENOMEM;
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
-		const unsigned char *p = c->map + phoff + i * phentsize;
-		uint64_t type = le(p, 4);
-		struct core_seg s = {
-			.offset = le(p + 8, 8),
-			.vaddr = le(p + 16, 8),
-			.filesz = le(p + 32, 8),
-			.memsz = le(p + 40, 8),
+		Elf64_Phdr ph;
+		uint64_t type;
+		struct core_seg s;
+
+		memcpy(&ph, c->map + phoff + i * phentsize, sizeof(ph));
+		type = ph.p_type;
+		s = (struct core_seg){
+			.offset = ph.p_offset,
+			.vaddr = ph.p_vaddr,
+			.filesz = ph.p_filesz,
+			.memsz = ph.p_memsz,
 		};
 
 		if (type == PT_NOTE) {
@@ -166,7 +194,7 @@ int core_open_fd(struct corefile *c, int fd)
 	memset(c, 0, sizeof(*c));
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)EHDR_SIZE)
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
 		return -ENOEXEC;
 	if ((uint64_t)st.st_size > SIZE_MAX)
 		return -EFBIG;
