@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ struct fault_rec {
 	uint64_t usec;
 	char boot[33];
 	char unit[256], comm[64], kind[8], action[16], mode[32];
-	char pid[16], tid[16];
+	pid_t pid, tid;           /* 0: none (or not a number) */
 	char addr[24], ptr_tag[8], mem_tag[16], pc[24], pc_object[600], tags[32];
 	char cause[32], confidence[16], text[512], kernel[1024], cgroup[512];
 	/* From the core, when there is one. */
@@ -56,6 +57,18 @@ static char *field_dup(sd_journal *j, const char *name)
 	return xstrndup((const char *)d + nl + 1, l - nl - 1);
 }
 
+/* Field NAME as a process ID, 0 when missing or not one. */
+static pid_t field_pid(sd_journal *j, const char *name)
+{
+	char buf[16], *end;
+	unsigned long v;
+
+	sd_ctl_field(j, name, buf, sizeof(buf));
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	return buf[0] >= '0' && buf[0] <= '9' && !*end && !errno && v <= INT_MAX ? (pid_t)v : 0;
+}
+
 static void read_rec(sd_journal *j, struct fault_rec *r)
 {
 	sd_id128_t boot;
@@ -67,8 +80,8 @@ static void read_rec(sd_journal *j, struct fault_rec *r)
 	sd_ctl_field(j, "MTAG_UNIT", r->unit, sizeof(r->unit));
 	sd_ctl_field(j, "MTAG_CGROUP", r->cgroup, sizeof(r->cgroup));
 	sd_ctl_field(j, "MTAG_COMM", r->comm, sizeof(r->comm));
-	sd_ctl_field(j, "MTAG_PID", r->pid, sizeof(r->pid));
-	sd_ctl_field(j, "MTAG_TID", r->tid, sizeof(r->tid));
+	r->pid = field_pid(j, "MTAG_PID");
+	r->tid = field_pid(j, "MTAG_TID");
 	sd_ctl_field(j, "MTAG_FAULT_KIND", r->kind, sizeof(r->kind));
 	sd_ctl_field(j, "MTAG_FAULT_ACTION", r->action, sizeof(r->action));
 	sd_ctl_field(j, "MTAG_MODE", r->mode, sizeof(r->mode));
@@ -135,14 +148,14 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 	int found = 0, e = -ENOENT;
 	bool want_core;
 
-	if (!r->pid[0] || !r->boot[0] || strcmp(r->action, "signal") != 0)
+	if (!r->pid || !r->boot[0] || strcmp(r->action, "signal") != 0)
 		return;
 	if (sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
 		return;
 	want_core = !c->no_core && r->kernel[0] &&
 		    mte_fault_parse(r->kernel, strlen(r->kernel), &f) == 1 && f.has_addr;
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_COREDUMP, 0);
-	snprintf(m, sizeof(m), "COREDUMP_PID=%s", r->pid);
+	snprintf(m, sizeof(m), "COREDUMP_PID=%d", (int)r->pid);
 	sd_journal_add_match(j, m, 0);
 	snprintf(m, sizeof(m), "_BOOT_ID=%s", r->boot);
 	sd_journal_add_match(j, m, 0);
@@ -225,15 +238,19 @@ static void print_time(uint64_t usec, char *buf, size_t len)
 static void print_rec(const struct ctl *c, const struct fault_rec *r)
 {
 	char when[64];
-	char e_unit[1024], e_comm[256], e_pid[64], e_tid[64], e_kind[32], e_cause[128];
+	char e_unit[1024], e_comm[256], e_kind[32], e_cause[128], pid[16] = "", tid[16] = "";
 	char e_confidence[64], e_text[2048], e_addr[96], e_ptr_tag[32], e_mem_tag[64];
 	char e_tags[128], e_pc[96], e_pc_object[2400], e_mode[128], e_core_file[2400];
 	char e_core_note[1024];
 	bool report = strncmp(r->action, "report", 6) == 0;
 
 	print_time(r->usec, when, sizeof(when));
+	if (r->pid)
+		snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	if (r->tid)
+		snprintf(tid, sizeof(tid), "%d", (int)r->tid);
 	printf("%s%s  %s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when, ESC(unit),
-	       ESC(comm), ESC(pid), ESC(tid), ESC(kind),
+	       ESC(comm), pid, tid, ESC(kind),
 	       report ? "reported (report mode, the service ran on)" : "SIGSEGV",
 	       ctl_color(c, ANSI_RESET));
 	printf("    cause:  %s%s%s (%s%s): %s\n", report ? ctl_color(c, ANSI_YELLOW) : ctl_color(c, ANSI_RED),
@@ -285,8 +302,8 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 	json_kv_string(w, "boot_id", r->boot);
 	json_kv_string(w, "unit", r->unit);
 	json_kv_string(w, "cgroup", r->cgroup);
-	json_kv_uint(w, "pid", strtoull(r->pid, NULL, 10));
-	json_kv_uint(w, "tid", strtoull(r->tid, NULL, 10));
+	json_kv_uint(w, "pid", (uint64_t)r->pid);
+	json_kv_uint(w, "tid", (uint64_t)r->tid);
 	json_kv_string(w, "comm", r->comm);
 	json_kv_string(w, "kind", r->kind);
 	json_kv_string(w, "action", r->action);
