@@ -5,6 +5,9 @@
 # classifier and the core reader (suite "fuzz").
 
 CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
+# The unit tests also judge verdicts (mtagctl-verdict.c, no I/O), which
+# name the policy's modes.
+CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl
@@ -18,10 +21,10 @@ fuzz-corefile: $(BUILD)/fuzz/fuzz-corefile
 # Compile-only check of the library with the arm64 cross compiler.
 ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
-$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(SRC_HDRS)
+$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) -lm -lzstd
 
 $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)

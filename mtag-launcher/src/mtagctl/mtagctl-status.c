@@ -25,6 +25,7 @@
 #include "json.h"
 #include "mtagctl-sd.h"
 #include "mtagctl-status.h"
+#include "mtagctl-verdict.h"
 #include "policy.h"
 #include "util.h"
 
@@ -110,6 +111,7 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 {
 	const struct policy_entry *e = NULL;
 	struct launcher_entry le;
+	struct svc_facts f;
 	char loaded[256] = "", *want_opts = NULL;
 	struct tcf_count tcfs[8];
 	size_t ntcf = 0, npids = 0;
@@ -214,83 +216,34 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	if (u && u->name && u->invocation[0])
 		le_found = sd_ctl_launcher_entry(u->invocation, u->name, &le) > 0;
 
-	/* The verdict: the first reason that applies. */
-	s->as_asked = true;
-#define NOT(...) do { s->verdict = V_NOT_PROTECTED; snprintf(s->reason, sizeof(s->reason), __VA_ARGS__); } while (0)
-	if (!hw) {
-		NOT("no MTE in this CPU or kernel");
-	} else if (!s->has_policy) {
-		NOT("no policy entry");
-	} else if (!s->named && !le_found) {
-		NOT("no policy entry names it (the default entry, %s, applies to services that run mtag-launcher)",
-		    s->source);
-	} else if (s->mode == MTAG_MODE_OFF) {
-		NOT("the policy says off (%s)", s->source);
-	} else if (u && u->unwrapped_by && !pid) {
-		NOT("unwrapped: %s, read after mtag-generator's zz-mtag-launcher.conf, sets ExecStart=, so the service does not run mtag-launcher (rename it to sort before zz-mtag-launcher.conf)",
-		    *u->unwrapped_by ? u->unwrapped_by : "a drop-in");
-	} else if (s->procs == 0 && strcmp(s->active, "failed") == 0) {
-		NOT("the service failed and is not running (systemctl status %s; journalctl -u %s)",
-		    s->unit, s->unit);
-	} else if (s->procs == 0) {
-		s->verdict = V_INACTIVE;
-		snprintf(s->reason, sizeof(s->reason), "not running; %s from %s at its next start",
-			 mode_name(s->mode), s->source);
-	} else if (u && u->name && !u->wrapped && !pid) {
-		NOT("daemon-reload and restart needed: the policy names it (%s), but systemd has not loaded mtag-generator's drop-in", s->source);
-	} else if (u && u->name && !pid && u->invocation[0] && !le_found) {
-		NOT("restart needed: started without mtag-launcher (no launcher entry in the journal for this start); policy %s (%s)",
-		    mode_name(s->mode), s->source);
-	} else if (u && u->dropin && !pid && dropin_stale(u->dropin, e, loaded, sizeof(loaded))) {
+	/* The verdict, from what was read. */
+	f = (struct svc_facts){
+		.hw = hw,
+		.by_pid = pid != 0,
+		.has_unit = u && u->name,
+		.wrapped = u && u->wrapped,
+		.unwrapped_by = u ? u->unwrapped_by : NULL,
+		.started = u && u->invocation[0],
+		.launcher_entry = le_found,
+		.le_mode = le_found ? le.mode : "",
+		.le_heap = le_found ? le.heap : "",
+		.le_source = le_found ? le.source : "",
+		.odd_pid = odd_pid,
+		.odd_libc = odd_libc,
+		.odd_comm = odd_comm,
+		.odd_tcf = odd_tcf,
+		.odd_execdef = odd_execdef,
+		.jemalloc = jk,
+		.jemalloc_path = jpath,
+	};
+	if (e && u && u->dropin && !pid && dropin_stale(u->dropin, e, loaded, sizeof(loaded))) {
 		want_opts = policy_entry_options(e);
-		NOT("daemon-reload and restart needed: the policy changed since the last daemon-reload (the unit runs \"%s\"; the policy now says \"%s\", %s)",
-		    loaded, want_opts, s->source);
-	} else if (le_found && (strcmp(le.mode, mode_name(s->mode)) != 0 ||
-				strcmp(le.heap, s->heap ? "on" : "off") != 0)) {
-		NOT("restart needed: the policy changed since the start (running %s heap=%s from %s; the policy now says %s heap=%s, %s)",
-		    le.mode, le.heap, le.source, mode_name(s->mode), s->heap ? "on" : "off", s->source);
-	} else if (!s->running_known) {
-		NOT("cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
-	} else if (odd_pid && odd_libc) {
-		NOT("this libc does not read the kernel's default: %d (%s) runs %s; the kernel's exec default says %s but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)",
-		    (int)odd_pid, odd_comm, odd_tcf, odd_execdef);
-	} else if (odd_pid) {
-		NOT("mode differs between processes: %d (%s) runs %s, the policy says %s (%s)",
-		    (int)odd_pid, odd_comm, odd_tcf, mode_name(s->mode), s->source);
-	} else if (s->mode == MTAG_MODE_REPORT && s->report_on_procs != s->procs) {
-		NOT("report mode is not on in %u of %u processes: they stop at a fault",
-		    s->procs - s->report_on_procs, s->procs);
-	} else if (s->heap && jk == JEMALLOC_STOCK) {
-		NOT("own allocator: jemalloc, install libjemalloc2 +mtag1 (%s does not tag its heap)", jpath);
-	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {
-		NOT("heap not tagged: %llu of %llu kB malloc-able memory (mappings without a file, [heap]) in PROT_MTE mappings; its own allocator (not glibc malloc) does not tag, so overflows and use-after-free go unseen",
-		    s->mt_malloc_kb, s->malloc_kb);
-	} else if (s->mode == MTAG_MODE_REPORT) {
-		s->verdict = V_REPORT_ONLY;
-		snprintf(s->reason, sizeof(s->reason),
-			 "faults are logged, not stopped%s", s->threads_suspended ? "; checking suspended in some threads" : "");
-		if (s->threads_suspended)
-			snprintf(s->reason, sizeof(s->reason),
-				 "faults are logged, not stopped; checking suspended by a reported fault in %u thread%s",
-				 s->threads_suspended, s->threads_suspended == 1 ? "" : "s");
-	} else {
-		s->verdict = V_PROTECTED;
-		snprintf(s->reason, sizeof(s->reason), "%s%s in %u process%s, %u thread%s",
-			 jk == JEMALLOC_MTAG ? "jemalloc +mtag, " : "", mode_name(s->mode), s->procs, s->procs == 1 ? "" : "es", s->threads,
-			 s->threads == 1 ? "" : "s");
-		if (s->origin_kernel) {
-			size_t o = strlen(s->reason);
-
-			snprintf(s->reason + o, sizeof(s->reason) - o,
-				 "; mode from the kernel's exec default in %u (no tunable reached them), from the environment in %u",
-				 s->origin_kernel, s->origin_env);
-		}
+		f.dropin_stale = true;
+		f.dropin_runs = loaded;
+		f.policy_now = want_opts;
 	}
-#undef NOT
+	svc_verdict(&f, s);
 	free(want_opts);
-	/* A policy asked for MTE and this is not it. */
-	if (s->verdict == V_NOT_PROTECTED && s->has_policy && s->mode != MTAG_MODE_OFF)
-		s->as_asked = false;
 }
 
 static void heap_str(const struct svc_state *s, char *buf, size_t len)
