@@ -42,6 +42,8 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
 SYSTEMD_CFLAGS = $(shell pkg-config --cflags libsystemd 2>/dev/null)
 SYSTEMD_CFLAGS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --cflags libsystemd 2>/dev/null)
+SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null)
+SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null)
 
 .PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64 fuzz-policy
 
@@ -51,19 +53,21 @@ launcher-asan: $(BUILD)/asan/mtag-launcher $(BUILD)/asan/mtag-generator $(BUILD)
 fuzz-policy: $(BUILD)/fuzz/fuzz-policy
 test-progs-arm64: $(BUILD)/arm64/tests/mtebug
 
-# $(call launcher_build,VARIANT,CC,CFLAGS,LIBS)
-define launcher_build
-$(BUILD)/$(1)/mtag-launcher: $(LAUNCHER_BIN_SRCS) $(SRC_HDRS) debian/changelog
+# $(call program,NAME,SRCS,LIBS,LIBS_ARM64): the program NAME from SRCS in
+# three variants, build/host/NAME, build/arm64/NAME (cross) and
+# build/asan/NAME (ASan+UBSan), linked with LIBS (LIBS_ARM64 for arm64).
+define program_variant
+$(BUILD)/$(1)/$(6): $(7) $(SRC_HDRS) debian/changelog
 	@mkdir -p $$(@D)
-	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -o $$@ $(LAUNCHER_BIN_SRCS) $(4)
-$(BUILD)/$(1)/mtag-generator: $(GENERATOR_BIN_SRCS) $(SRC_HDRS) debian/changelog
-	@mkdir -p $$(@D)
-	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -o $$@ $(GENERATOR_BIN_SRCS) $(4)
+	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) $(4) -o $$@ $(7) $(5)
 endef
+program = $(eval $(call program_variant,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(3),$(1),$(2)))$\
+          $(eval $(call program_variant,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64),$(4),$(1),$(2)))$\
+          $(eval $(call program_variant,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS),$(3),$(1),$(2)))
 
-$(eval $(call launcher_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS)))
-$(eval $(call launcher_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64)))
-$(eval $(call launcher_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS)))
+# libsystemd is dlopen()ed by the launcher and the generator (sdlib.c).
+$(call program,mtag-launcher,$(LAUNCHER_BIN_SRCS),,)
+$(call program,mtag-generator,$(GENERATOR_BIN_SRCS),,)
 
 UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c) tests/lib/unit.c
 $(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SRC_HDRS) tests/launcher/unit.h tests/lib/unit.h

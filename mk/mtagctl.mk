@@ -3,25 +3,12 @@
 # (not its main), the fault readers (fault line, cause, /proc/PID/status and
 # smaps, cgroups, core files) and libsystemd (sd-bus, sd-journal).
 
-SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null)
-SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null)
-
 .PHONY: mtagctl mtagctl-arm64 mtagctl-asan
 mtagctl: $(BUILD)/host/mtagctl
 mtagctl-arm64: $(BUILD)/arm64/mtagctl
 mtagctl-asan: $(BUILD)/asan/mtagctl
 
-# $(call mtagctl_build,VARIANT,CC,CFLAGS,SYSTEMD_CFLAGS,SYSTEMD_LIBS)
-define mtagctl_build
-$(BUILD)/$(1)/mtagctl: $(MTAGCTL_BIN_SRCS) $(SRC_HDRS) debian/changelog
-	@mkdir -p $$(@D)
-	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) $(4) -o $$@ \
-	  $(MTAGCTL_BIN_SRCS) $(5) -lm -lzstd
-endef
-
-$(eval $(call mtagctl_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(SYSTEMD_LIBS)))
-$(eval $(call mtagctl_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64),$(SYSTEMD_LIBS_ARM64)))
-$(eval $(call mtagctl_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS),$(SYSTEMD_LIBS)))
+$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lm -lzstd)
 
 # --- Distribution build (debian/rules: make build-pkg / install) --------
 PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
