@@ -9,7 +9,7 @@ export BUILD
 
 # Test suites run by "make check", in order; each names tests/NAME/run.
 # The mk/*.mk fragments append theirs.
-CHECK_SUITES := launcher fuzz arm64 systemd debs
+CHECK_SUITES := lint launcher fuzz arm64 systemd debs
 
 .PHONY: all check bench debs clean distclean
 all: launcher
@@ -20,7 +20,7 @@ include mk/launcher.mk
 -include mk/jemalloc.mk
 -include mk/image.mk
 -include mk/release.mk
-# mtagctl and mtag-faultd (mtag-launcher/ctl/), their tests.
+# mtagctl and mtag-faultd (mtag-launcher/src/mtagctl/, src/faultd/), their tests.
 -include mk/mtagctl.mk
 -include mk/faultd.mk
 -include mk/ctl-tests.mk

@@ -7,7 +7,7 @@
 #   $(MTAG_CACHE)/image*/ like the VM suite's), boots it once, runs each
 #   daemon under off and sync, writes the results to docs/compat/ and
 #   regenerates docs/compatibility.md and the vendor defaults
-#   (mtag-launcher/policy.d/debian-daemons.conf) from them.  Prints its time.
+#   (mtag-launcher/conf/policy.d/debian-daemons.conf) from them.  Prints its time.
 # Suite "compat" (make check): the fast subset, in the VM suite's image, and
 # the published table and vendor defaults checked against the results.
 

@@ -1,16 +1,14 @@
-# The ctl library (mtag-launcher/ctl/: fault line, cause, /proc and cgroup
-# readers, core files, JSON, Prometheus) and its tests: unit tests with
-# ASan+UBSan (suite "mtagctl") and a libFuzzer target on the fault-line
-# parser and the classifier (suite "fuzz").
-#
-# CTL_LIB_SRCS is every ctl/*.c but the programs' mains and the verbs of
-# mtagctl; mk/mtagctl.mk and mk/faultd.mk link it too.
+# The fault readers (mtag-launcher/src/fault/: fault line, cause, /proc and
+# cgroup readers, core files) and the shared base (JSON, escaping,
+# Prometheus text, trust, ...), and their tests: unit tests with ASan+UBSan
+# (suite "mtagctl") and libFuzzer targets on the fault-line parser, the
+# classifier and the core reader (suite "fuzz").
 
-CTL_DIR := $(LAUNCHER_DIR)/ctl
-CTL_LIB_SRCS := $(filter-out %-main.c $(CTL_DIR)/verb-%.c $(CTL_DIR)/mtagctl-%.c,\
-                  $(wildcard $(CTL_DIR)/*.c))
-CTL_HDRS := $(wildcard $(CTL_DIR)/*.h)
-CTL_CPPFLAGS := -D_GNU_SOURCE -I$(CTL_DIR)
+CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
+# The unit tests also judge verdicts (mtagctl-verdict.c, no I/O), which
+# name the policy's modes.
+CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c
+CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl
 CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
@@ -23,23 +21,23 @@ fuzz-corefile: $(BUILD)/fuzz/fuzz-corefile
 # Compile-only check of the library with the arm64 cross compiler.
 ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
-$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) -lm -lzstd
 
-$(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm -lzstd
 
 # The core-file reader and the classifier over a core's memory.
-$(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -lm -lzstd
 
-$(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(CTL_HDRS)
+$(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)/ctl-lib
 	for f in $(CTL_LIB_SRCS); do \
 	  $(ARM64_CC) $(WARN_CFLAGS) $(HOST_CFLAGS) $(CTL_CPPFLAGS) -c -o $(@D)/ctl-lib/$$(basename $$f .c).o $$f || exit 1; \

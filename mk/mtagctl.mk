@@ -1,47 +1,27 @@
-# mtagctl (mtag-launcher/ctl/mtagctl-*.c): host, arm64 (cross) and
-# sanitizer builds.  It links the launcher's library (policy, conffiles,
-# the CPUs' MTE), the ctl library (fault line, cause, /proc/PID/status and
-# smaps, cgroups, core files, JSON, Prometheus) and libsystemd (sd-bus,
-# sd-journal).
-
-MTAGCTL_DIR := $(LAUNCHER_DIR)/ctl
-MTAGCTL_SRCS := $(wildcard $(MTAGCTL_DIR)/mtagctl-*.c)
-# The ctl library: every other ctl/*.c but mtag-faultd's.
-MTAGCTL_LIB_SRCS = $(filter-out %-main.c $(MTAGCTL_DIR)/mtagctl-%.c $(MTAGCTL_DIR)/faultd%.c,$(wildcard $(MTAGCTL_DIR)/*.c))
-MTAGCTL_HDRS := $(wildcard $(MTAGCTL_DIR)/*.h)
-SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null)
-SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null)
+# mtagctl (mtag-launcher/src/mtagctl/): host, arm64 (cross) and sanitizer
+# builds.  It links the shared base, the policy, the generator's unit files
+# (not its main), the fault readers (fault line, cause, /proc/PID/status and
+# smaps, cgroups, core files) and libsystemd (sd-bus, sd-journal).
 
 .PHONY: mtagctl mtagctl-arm64 mtagctl-asan
 mtagctl: $(BUILD)/host/mtagctl
 mtagctl-arm64: $(BUILD)/arm64/mtagctl
 mtagctl-asan: $(BUILD)/asan/mtagctl
 
-# $(call mtagctl_build,VARIANT,CC,CFLAGS,SYSTEMD_CFLAGS,SYSTEMD_LIBS)
-define mtagctl_build
-$(BUILD)/$(1)/mtagctl: $(MTAGCTL_SRCS) $$(MTAGCTL_LIB_SRCS) $(MTAGCTL_HDRS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) debian/changelog
-	@mkdir -p $$(@D)
-	$(2) $(WARN_CFLAGS) $(3) $(LAUNCHER_CPPFLAGS) -I$(MTAGCTL_DIR) $(4) -o $$@ \
-	  $(MTAGCTL_SRCS) $$(MTAGCTL_LIB_SRCS) $(LAUNCHER_LIB_SRCS) $(5) -lm -lzstd
-endef
-
-$(eval $(call mtagctl_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(SYSTEMD_LIBS)))
-$(eval $(call mtagctl_build,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64),$(SYSTEMD_LIBS_ARM64)))
-$(eval $(call mtagctl_build,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS),$(SYSTEMD_LIBS)))
+$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lm -lzstd)
 
 # --- Distribution build (debian/rules: make build-pkg / install) --------
-MTAG_FAULTD_SRCS = $(wildcard $(MTAGCTL_DIR)/faultd*.c)
 PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
 PKG_BINS += $(BUILD)/pkg/mtagctl $(BUILD)/pkg/mtag-faultd
 build-pkg: $(BUILD)/pkg/mtagctl $(BUILD)/pkg/mtag-faultd
-$(BUILD)/pkg/mtagctl: $(MTAGCTL_SRCS) $(MTAGCTL_LIB_SRCS) $(MTAGCTL_HDRS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
+$(BUILD)/pkg/mtagctl: $(MTAGCTL_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) -I$(MTAGCTL_DIR) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(MTAGCTL_SRCS) $(MTAGCTL_LIB_SRCS) $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
-$(BUILD)/pkg/mtag-faultd: $(MTAG_FAULTD_SRCS) $(MTAGCTL_LIB_SRCS) $(MTAGCTL_HDRS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS)
+	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+	  $(MTAGCTL_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
+$(BUILD)/pkg/mtag-faultd: $(FAULTD_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) -I$(MTAGCTL_DIR) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(MTAG_FAULTD_SRCS) $(MTAGCTL_LIB_SRCS) $(LAUNCHER_LIB_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
+	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+	  $(FAULTD_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
 
 BINDIR ?= /usr/bin
 LIBEXECDIR ?= /usr/lib/mtag

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for mtag test suites (sourced by sh/bash scripts).
 #
 # A suite prints one line per test case:

@@ -7,7 +7,7 @@
 # VM (tests/vm/guest/mtagctl.sh).
 . "$(dirname "$0")/../lib/suite.sh"
 set -u
-cd "$TOP"
+cd "$TOP" || exit 1
 if ! make -s mtagctl-asan >"$BUILD/test-logs/mtagctl-cli-build.log" 2>&1; then
 	t_fail cli/build "make mtagctl-asan failed: $(tail -3 "$BUILD/test-logs/mtagctl-cli-build.log")"
 	exit 1
@@ -137,6 +137,8 @@ mkorigin() { # PID TCF ENVIRON
 	printf 'Name:\tp%s\nMTE_TCF:\t%s\nMTE_TagInclude:\t0xfffe\nMTE_ExecDefault:\tsync heap\nMTE_ExecDefaultTagInclude:\t0xfffe\n' \
 		"$1" "$2" >"$P/$1/status"
 	: >"$P/$1/smaps"
+	# $3 is the environment as a printf format ("A=1\0B=2\0").
+	# shellcheck disable=SC2059
 	printf "$3" >"$P/$1/environ"
 }
 mkorigin 5000 sync 'PGDATA=/var/lib/postgresql\0LANG=C\0'

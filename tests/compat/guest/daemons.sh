@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # daemons.sh -- per daemon of tests/compat/daemons.list: setup_NAME (once,
 # before its first start: what the daemon needs to serve on this isolated
 # guest, e.g. a port that does not clash with nginx, a module to serve, a

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
 # lib.sh -- helpers for the in-guest scripts (matrix.sh, demo.sh); bash.
 # Runs inside the VM as root, from the host's share at /mnt/mtagtest.
 

@@ -227,6 +227,8 @@ check_report_bug() {
 	# it has run 300 ms of its own CPU time: an idle worker never does.
 	local earlier=${REPORT_SUSPENDED[$svc]:-} kept=""
 	for p in $(main_pid "$u") $([ "$svc" = nginx ] && nginx_workers); do
+		# A glob would stay literal when the process is gone.
+		# shellcheck disable=SC2045
 		for t in $(ls "/proc/$p/task" 2>/dev/null); do
 			[ "$t" = "$tid" ] && continue
 			if [[ " $earlier " == *" $t "* ]]; then

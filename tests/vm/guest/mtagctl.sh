@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # mtagctl.sh -- the mtagctl / mtag-faultd part of the VM proof; sourced by
 # matrix.sh after the mode columns (uses its helpers).
 #
@@ -22,7 +23,7 @@
 MSGID_FAULT=5fda042e18d64e2e9d913704e87926cb
 
 mtagctl_section() {
-	local t0 verdicts v u out rc svc bug n0 k0 trig pid tid j cause conf size nk nj
+	local t0 v u out rc svc bug n0 k0 trig pid tid j cause conf size nk nj
 	if [ ! -x /usr/bin/mtagctl ]; then
 		skip mtagctl "mtagctl not installed in the image"
 		return

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # oracle.sh -- systemd as the oracle for mtag-generator (issue 25); sourced
 # by matrix.sh after the mtagctl part (uses lib.sh's helpers).  The guest
 # dumps `systemctl show` before and after; tests/vm/oracle-check judges the

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # postgres.sh -- sourced by matrix.sh: PostgreSQL under "sync", started by
 # Debian's own postgresql@15-main.service (pg_ctlcluster, which replaces the
 # whole environment with the cluster's "environment" file, so no
@@ -32,7 +33,7 @@ pg_pids() {
 }
 
 postgres_section() {
-	local t0 c n0 k0 p bad="" got="" trig pid tid segv code addr krep ok why
+	local t0 n0 k0 p bad="" got="" trig pid tid segv code addr krep ok why
 
 	t0=$(date +%s)
 	if ! systemctl cat "$PG_UNIT" >/dev/null 2>&1; then
@@ -105,7 +106,7 @@ postgres_section() {
 
 	# The bug, by a real SQL request: the backend reads it from its socket.
 	# (pg_ctlcluster sends postgres's own log to PG_LOG, not the journal.)
-	c=$(cursor); n0=$(ev_count); k0=$(kmsg_count)
+	n0=$(ev_count); k0=$(kmsg_count)
 	local l0; l0=$(wc -l <"$PG_LOG" 2>/dev/null || echo 0)
 	local answer; answer=$(pg_sql "SELECT 'MTAGBUG-overflow'")
 	wait_for 10 ev_trigger "$n0" overflow >/dev/null

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtag-launcher -- run a command with the MTE policy of its systemd unit.
+ *
+ *   mtag-launcher [OPTIONS] [--] COMMAND [ARG...]
+ *
+ * Looks up the policy (mtag-policy.conf(5)) for the unit it runs in, sets
+ * GLIBC_TUNABLES so that glibc enables tag checking and heap tagging at
+ * start-up, logs what it did, and execs COMMAND.  See mtag-launcher(8).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "admin.h"
+#include "applied.h"
+#include "conffiles.h"
+#include "duration.h"
+#include "exec.h"
+#include "execdef.h"
+#include "exitcodes.h"
+#include "log.h"
+#include "mte.h"
+#include "policy.h"
+#include "report.h"
+#include "sdlib.h"
+#include "tunables.h"
+#include "util.h"
+
+#ifndef MTAG_VERSION
+#define MTAG_VERSION "unknown"
+#endif
+
+enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED };
+
+struct opts {
+	enum action action;
+	bool have_mode;
+	enum mtag_mode mode;
+	int heap; /* -1: not given */
+	const char *unit;
+	const char *config;
+	const char *root;
+	const char *argv0;
+	bool require;
+	bool strict;
+	bool quiet;
+	bool have_reenable;
+	uint64_t reenable_ns;
+	/* The entry mtag-generator resolved (as root) for this unit: */
+	const char *policy_entry;   /* its options, "sync require=yes" */
+	const char *policy_source;  /* FILE:LINE */
+	long policy_errors;         /* errors in the policy then, -1: not given */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mtag-launcher [OPTIONS] [--] COMMAND [ARG...]\n"
+		"       mtag-launcher --print [OPTIONS]\n"
+		"       mtag-launcher --apply-cpu-preferred [--strict]\n"
+		"\n"
+		"Run COMMAND with the Memory Tagging Extension policy of its systemd unit.\n"
+		"\n"
+		"  -u, --unit NAME        use the policy of unit NAME (default: the unit\n"
+		"                         this process runs in)\n"
+		"  -m, --mode MODE        use MODE (off, async, sync, asymm, report); no\n"
+		"                         policy lookup\n"
+		"      --heap on|off      with --mode: tag malloc memory (default on)\n"
+		"      --reenable TIME    with --mode report: turn checks back on in a thread\n"
+		"                         after TIME of its CPU time (default infinity)\n"
+		"  -c, --config FILE      read only FILE instead of the installed policy\n"
+		"      --root DIR         read the installed policy files under DIR\n"
+		"      --require          refuse to run (exit 78) without MTE\n"
+		"      --strict           refuse to run (exit 78) if the policy has errors\n"
+		"      --argv0 NAME       run COMMAND with NAME as its argv[0]\n"
+		"      --policy-entry OPTIONS --policy-source FILE:LINE [--policy-errors N]\n"
+		"                         with --unit: use this entry, which mtag-generator\n"
+		"                         resolved from the policy; read no policy file\n"
+		"  -q, --quiet            no informational message on stderr\n"
+		"      --print            show the resolved policy and environment, run nothing\n"
+		"      --apply-cpu-preferred\n"
+		"                         write the policy's cpu-preferred mode to every CPU\n"
+		"  -h, --help             show this help\n"
+		"  -V, --version          show the version\n"
+		"\n"
+		"Checking the policy and showing what runs: mtagctl check, mtagctl status\n"
+		"[-p PID].  See mtag-launcher(8), mtag-policy.conf(5) and mtagctl(8).\n");
+}
+
+enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
+       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
+       OPT_POLICY_ERRORS };
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longopts[] = {
+		{ "unit", required_argument, NULL, 'u' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "heap", required_argument, NULL, OPT_HEAP },
+		{ "reenable", required_argument, NULL, OPT_REENABLE },
+		{ "config", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "require", no_argument, NULL, OPT_REQUIRE },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "argv0", required_argument, NULL, OPT_ARGV0 },
+		{ "policy-entry", required_argument, NULL, OPT_POLICY_ENTRY },
+		{ "policy-source", required_argument, NULL, OPT_POLICY_SOURCE },
+		{ "policy-errors", required_argument, NULL, OPT_POLICY_ERRORS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "apply-cpu-preferred", no_argument, NULL, OPT_CPU_PREFERRED },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->heap = -1;
+	o->policy_errors = -1;
+	o->action = ACT_RUN;
+	/* "+": stop at the first non-option, which is COMMAND. */
+	while ((c = getopt_long(argc, argv, "+u:m:c:qp:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'u':
+			if (!unit_name_is_valid(optarg)) {
+				log_msg(LOG_ERR, NULL, "--unit %s: not a service unit name (NAME.service)", optarg);
+				return -1;
+			}
+			o->unit = optarg;
+			break;
+		case 'm':
+			if (mode_from_string(optarg, &o->mode) < 0) {
+				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync, asymm or report", optarg);
+				return -1;
+			}
+			o->have_mode = true;
+			break;
+		case OPT_HEAP:
+			if (strcmp(optarg, "on") == 0)
+				o->heap = 1;
+			else if (strcmp(optarg, "off") == 0)
+				o->heap = 0;
+			else {
+				log_msg(LOG_ERR, NULL, "--heap %s: expected on or off", optarg);
+				return -1;
+			}
+			break;
+		case OPT_REENABLE: {
+			const char *why = NULL;
+
+			if (duration_parse(optarg, &o->reenable_ns, &why) == 0 &&
+			    o->reenable_ns == 0)
+				why = "must be more than 0";
+			if (why) {
+				log_msg(LOG_ERR, NULL, "--reenable %s: %s (expected a time span such as 500ms, 10s or 1min, or infinity)",
+					optarg, why);
+				return -1;
+			}
+			o->have_reenable = true;
+			break;
+		}
+		case 'c':
+			o->config = optarg;
+			break;
+		case OPT_ROOT:
+			o->root = optarg;
+			break;
+		case OPT_REQUIRE:
+			o->require = true;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_ARGV0:
+			o->argv0 = optarg;
+			break;
+		case OPT_POLICY_ENTRY:
+			o->policy_entry = optarg;
+			break;
+		case OPT_POLICY_SOURCE:
+			o->policy_source = optarg;
+			break;
+		case OPT_POLICY_ERRORS: {
+			char *end;
+
+			errno = 0;
+			o->policy_errors = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->policy_errors < 0) {
+				log_msg(LOG_ERR, NULL, "--policy-errors %s: expected a count", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'q':
+			o->quiet = true;
+			break;
+		case OPT_PRINT:
+			o->action = ACT_PRINT;
+			break;
+		case OPT_CHECK:
+			/* The admin verbs live in mtagctl now; no unit file
+			 * runs these, so they are not kept here. */
+			log_msg(LOG_ERR, NULL, "--check has moved: run 'mtagctl check'");
+			return -1;
+		case 'p':
+			log_msg(LOG_ERR, NULL, "-p has moved: run 'mtagctl status -p %s'", optarg);
+			return -1;
+		case OPT_CPU_PREFERRED:
+			o->action = ACT_CPU_PREFERRED;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("mtag-launcher %s\n", MTAG_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (o->have_mode && (o->unit || o->config || o->root)) {
+		log_msg(LOG_ERR, NULL, "--mode takes no policy: it cannot be combined with --unit, --config or --root");
+		return -1;
+	}
+	if (o->policy_entry && (!o->unit || !o->policy_source || o->have_mode || o->config || o->root)) {
+		log_msg(LOG_ERR, NULL, "--policy-entry needs --unit and --policy-source, and takes no --mode, --config or --root");
+		return -1;
+	}
+	if ((o->policy_source || o->policy_errors >= 0) && !o->policy_entry) {
+		log_msg(LOG_ERR, NULL, "--policy-source and --policy-errors go with --policy-entry");
+		return -1;
+	}
+	if (o->heap >= 0 && !o->have_mode) {
+		log_msg(LOG_ERR, NULL, "--heap is only for --mode (a policy entry says heap=on|off)");
+		return -1;
+	}
+	if (o->have_reenable && !(o->have_mode && o->mode == MTAG_MODE_REPORT)) {
+		log_msg(LOG_ERR, NULL, "--reenable is only for --mode report (a policy entry says reenable=)");
+		return -1;
+	}
+	if (!o->have_reenable)
+		o->reenable_ns = DURATION_INFINITY;
+	if (o->have_mode && o->mode == MTAG_MODE_ASYNC && o->heap == 0) {
+		log_msg(LOG_ERR, NULL, "--mode async --heap off is not possible: glibc has no value for asynchronous checking without heap tagging");
+		return -1;
+	}
+	if (o->config && o->root) {
+		log_msg(LOG_ERR, NULL, "--config and --root cannot be combined");
+		return -1;
+	}
+	if (o->action == ACT_RUN && optind >= argc) {
+		log_msg(LOG_ERR, NULL, "no command given (see --help)");
+		return -1;
+	}
+	if (o->action != ACT_RUN && o->action != ACT_PRINT && optind < argc) {
+		log_msg(LOG_ERR, NULL, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return optind;
+}
+
+static void load_policy(struct policy *p, const struct opts *o, bool report)
+{
+	struct conf_opts co = { .root = o->root, .single = o->config };
+
+	policy_init(p);
+	conf_load(p, &co);
+	if (report)
+		for (size_t i = 0; i < p->n_diags; i++)
+			log_diag(&p->diags[i]);
+}
+
+static char *join_argv(char **argv)
+{
+	size_t len = 1;
+	char *s, *q;
+
+	for (char **a = argv; *a; a++)
+		len += strlen(*a) + 1;
+	s = q = xmalloc(len);
+	for (char **a = argv; *a; a++)
+		q += sprintf(q, "%s%s", a == argv ? "" : " ", *a);
+	*q = '\0';
+	return s;
+}
+
+static void warn_asymm(const char *who)
+{
+	struct cpu_pref_count c;
+	unsigned n = mte_cpu_preferred(SYSFS_CPU_DIR, &c);
+
+	if (n == 0)
+		log_msg(LOG_WARNING, NULL,
+			"%s asks for asymm, but this kernel has no %s/cpu*/mte_tcf_preferred: it checks in async mode",
+			who, SYSFS_CPU_DIR);
+	else if (c.asymm != n)
+		log_msg(LOG_WARNING, NULL,
+			"%s asks for asymm, but %u of %u CPUs prefer another mode (sync %u, async %u): the kernel uses those there; add 'cpu-preferred asymm' to the policy",
+			who, n - c.asymm, n, c.sync, c.async);
+}
+
+/* What the policy asks for, this machine cannot give.  With REQUIRE
+ * (require=yes): "REFUSED: not starting PROG" as an error, true.  Else
+ * "WARNED: running PROG HOW" as a warning, false.  Frees both texts. */
+static bool refuse_or_warn(bool require, char *refused, char *warned, const char *prog,
+			   const char *how)
+{
+	if (require)
+		log_msg(LOG_ERR, MSGID_NO_MTE, "%s: not starting %s", refused, prog);
+	else
+		log_msg(LOG_WARNING, MSGID_NO_MTE, "%s: running %s %s", warned, prog, how);
+	free(refused);
+	free(warned);
+	return require;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct policy p;
+	const struct policy_entry *e = NULL;
+	char *own_unit = NULL, *source = NULL, *command;
+	const char *unit;
+	enum mtag_mode mode = MTAG_MODE_OFF;
+	bool heap = true, require, hw, report_ok = false;
+	uint64_t reenable = DURATION_INFINITY;
+	long report_flags;
+	unsigned value;
+	char execdef_buf[64];
+	const char *exec_default = NULL; /* NULL: not set (unsupported) */
+	int first, rc;
+
+	log_setup("mtag-launcher", LOG_AUTO, false);
+	first = parse_args(argc, argv, &o);
+	if (first < 0)
+		return EXIT_USAGE;
+	log_setup("mtag-launcher", o.action == ACT_RUN ? LOG_AUTO : LOG_STDERR, o.quiet);
+
+	switch (o.action) {
+	case ACT_CPU_PREFERRED: {
+		struct conf_opts co = { .root = o.root, .single = o.config };
+
+		return admin_apply_cpu_preferred(&co, o.strict);
+	}
+	default:
+		break;
+	}
+
+	policy_init(&p);
+	unit = o.unit;
+	if (o.have_mode) {
+		mode = o.mode;
+		heap = o.heap != 0;
+		reenable = o.reenable_ns;
+		source = xstrdup("--mode");
+	} else if (o.policy_entry) {
+		/* mtag-generator read the policy as root at the last
+		 * daemon-reload and passed the entry: this process, which may
+		 * run as the service's user in its sandbox, reads no policy
+		 * file, so none it cannot read can weaken the policy. */
+		char *line = xasprintf("%s %s\n", o.unit, o.policy_entry);
+
+		policy_parse(&p, "--policy-entry", line, strlen(line));
+		free(line);
+		e = policy_error_count(&p) ? NULL : policy_lookup(&p, unit);
+		if (!e) {
+			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
+				o.policy_entry, p.n_diags ? p.diags[0].msg : "no entry");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		mode = e->mode;
+		heap = e->heap;
+		reenable = e->reenable_ns;
+		source = xstrdup(o.policy_source);
+		if (o.policy_errors > 0) {
+			bool refuse = o.strict || e->strict;
+
+			log_msg(refuse ? LOG_ERR : LOG_WARNING, MSGID_CONFIG,
+				"the policy had %ld error%s at the last daemon-reload (mtagctl check shows them)%s%s",
+				o.policy_errors, o.policy_errors == 1 ? "" : "s",
+				refuse ? " and strict behaviour was asked for: not starting " : "",
+				refuse ? (first < argc ? argv[first] : "anything") : "");
+			if (refuse) {
+				rc = EXIT_CONFIG;
+				goto out;
+			}
+		}
+	} else {
+		load_policy(&p, &o, true);
+		if (!unit && sdlib() && sdlib()->pid_get_unit(0, &own_unit) >= 0)
+			unit = own_unit;
+		if (!unit)
+			log_msg(LOG_WARNING, NULL,
+				"not running in a systemd unit and no --unit given: using the 'default' entry");
+		e = policy_lookup(&p, unit);
+		if (e) {
+			mode = e->mode;
+			heap = e->heap;
+			reenable = e->reenable_ns;
+			source = xasprintf("%s:%u", e->file, e->line);
+		} else {
+			source = xstrdup("built-in");
+		}
+		if ((o.strict || (e && e->strict)) && policy_error_count(&p)) {
+			log_msg(LOG_ERR, MSGID_CONFIG,
+				"%zu error%s in the policy and strict behaviour was asked for (%s): not starting %s",
+				policy_error_count(&p), policy_error_count(&p) == 1 ? "" : "s",
+				o.strict ? "--strict" : source, first < argc ? argv[first] : "anything");
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+	}
+	require = o.require || (e && e->require);
+	value = mode_tunable_value(mode, heap);
+	hw = mte_supported();
+	report_flags = hw ? report_get() : -EINVAL;
+	if (mode == MTAG_MODE_REPORT) {
+		report_ok = report_flags >= 0;
+		/* Never sync (the first fault would stop the service) nor a
+		 * silent off: checking off, and say so. */
+		if (!report_ok)
+			value = 0;
+	} else {
+		reenable = DURATION_INFINITY;
+	}
+
+	if (o.action == ACT_PRINT) {
+		char *tun = tunables_merge(getenv("GLIBC_TUNABLES"), value);
+
+		printf("unit: %s\n", unit ? unit : "-");
+		printf("policy: %s", source);
+		if (e)
+			printf(" (%s)", e->pattern);
+		printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\n",
+		       mode_name(mode), heap ? "on" : "off", require ? "yes" : "no",
+		       hw ? "supported" : "not supported");
+		printf("report mode: %s\n", report_flags >= 0 ? "supported" :
+		       hw ? "not supported (this kernel has no PR_GET_MTE_REPORT)" :
+			    "not supported (no MTE)");
+		if (mode == MTAG_MODE_REPORT) {
+			char span[64];
+
+			printf("reenable: %s\n", duration_format(reenable, span, sizeof(span)));
+		}
+		printf("tunable: %u\n", value);
+		{
+			long cur = hw ? execdef_get() : -EINVAL;
+
+			if (cur >= 0)
+				printf("exec default: %s (kernel, kept across exec)\n",
+				       execdef_str(execdef_from_tunable(value), execdef_buf,
+						   sizeof(execdef_buf)));
+			else
+				printf("exec default: not supported (%s)\n",
+				       hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
+		}
+		printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, value);
+		free(tun);
+		rc = 0;
+		goto out;
+	}
+
+	command = join_argv(argv + first);
+	if (mode != MTAG_MODE_OFF && !hw &&
+	    refuse_or_warn(require,
+			   xasprintf("%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     unit ? unit : "the policy", source),
+			   xasprintf("%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     unit ? unit : "-", mode_name(mode), source),
+			   argv[first], "without tag checking")) {
+		free(command);
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+	if (mode == MTAG_MODE_ASYMM && hw)
+		warn_asymm(unit ? unit : "the policy");
+	if (mode == MTAG_MODE_REPORT && hw && report_ok) {
+		int r = report_enable(reenable);
+
+		if (r < 0) {
+			report_ok = false;
+			value = 0;
+			report_flags = r;
+		}
+	} else if (report_flags > 0 && (report_flags & PR_MTE_REPORT_ON)) {
+		/* Inherited from whoever started us: the policy says another
+		 * mode, so do not pass report-only mode on. */
+		int r = report_disable();
+
+		if (r < 0) {
+			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
+				unit ? unit : "-", strerror(-r), argv[first]);
+			free(command);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (mode == MTAG_MODE_REPORT && hw && !report_ok &&
+	    refuse_or_warn(require,
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes",
+				     unit ? unit : "the policy", source, strerror(-(int)report_flags)),
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s)",
+				     unit ? unit : "-", source, strerror(-(int)report_flags)),
+			   argv[first], "with tag checking off (not sync, which would stop it at the first fault)")) {
+		free(command);
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+
+	/* The same request through the kernel, which keeps it across every
+	 * exec of the process tree (a supervisor that cleans the environment,
+	 * a set-user-ID helper); the mtag glibc applies it when no tunable is
+	 * set.  Set for every mode, off included, so that nothing inherited
+	 * from whoever started us reaches the service. */
+	if (hw) {
+		int r = execdef_set(execdef_from_tunable(value));
+
+		if (r == 0)
+			exec_default = execdef_str(execdef_from_tunable(value), execdef_buf,
+						   sizeof(execdef_buf));
+		else if (r != -EINVAL)
+			log_msg(LOG_WARNING, NULL, "%s: cannot set the kernel's MTE exec default: %s; the service gets the mode through GLIBC_TUNABLES only",
+				unit ? unit : "-", strerror(-r));
+	}
+
+	if (tunables_apply(value) < 0) {
+		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
+		free(command);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	log_applied(&(struct applied){ .unit = unit, .mode = mode, .heap = heap,
+				       .tunable = value, .hw_mte = hw,
+				       .source = source, .command = command,
+				       .report_on = report_ok, .reenable_ns = reenable,
+				       .exec_default = exec_default });
+	free(command);
+	free(source);
+	free(own_unit);
+	policy_free(&p);
+	return exec_command(argv + first, o.argv0);
+out:
+	free(source);
+	free(own_unit);
+	policy_free(&p);
+	return rc;
+}

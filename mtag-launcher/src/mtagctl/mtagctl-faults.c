@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl-faults.c -- "mtagctl faults": every tag-check fault mtag-faultd
+ * recorded in the journal, as a short report; with systemd-coredump's core
+ * of that crash (MTE tag segments since Linux 5.18) the cause is checked
+ * against glibc's chunk header, and its stack trace is shown. */
+/* corefile.h first: <signal.h> (from <sys/wait.h>) defines si_addr. */
+#include "corefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+#include <systemd/sd-id128.h>
+#include <systemd/sd-journal.h>
+
+#include "cause.h"
+#include "coreload.h"
+#include "escape.h"
+#include "faultfields.h"
+#include "faultline.h"
+#include "json.h"
+#include "log.h"
+#include "mtagctl.h"
+#include "mtagctl-sd.h"
+#include "procmaps.h"
+#include "util.h"
+
+struct fault_rec {
+	uint64_t usec;
+	char boot[33];
+	char unit[256], comm[64], kind[8], action[16], mode[32];
+	pid_t pid, tid;           /* 0: none (or not a number) */
+	char addr[24], ptr_tag[8], mem_tag[16], pc[24], pc_object[600], tags[32];
+	char cause[32], confidence[16], text[512], kernel[1024], cgroup[512];
+	/* From the core, when there is one. */
+	bool has_core;
+	char core_file[600];
+	char core_note[256];      /* why the core was not used, or "" */
+	char *stack;              /* systemd-coredump's stack trace, or NULL */
+	uint64_t alloc_size;
+};
+
+static char *field_dup(sd_journal *j, const char *name)
+{
+	const void *d;
+	size_t l, nl = strlen(name);
+
+	if (sd_journal_get_data(j, name, &d, &l) < 0 || l < nl + 1)
+		return NULL;
+	return xstrndup((const char *)d + nl + 1, l - nl - 1);
+}
+
+/* Field NAME as a process ID, 0 when missing or not one. */
+static pid_t field_pid(sd_journal *j, const char *name)
+{
+	char buf[16], *end;
+	unsigned long v;
+
+	sd_ctl_field(j, name, buf, sizeof(buf));
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	return buf[0] >= '0' && buf[0] <= '9' && !*end && !errno && v <= INT_MAX ? (pid_t)v : 0;
+}
+
+static void read_rec(sd_journal *j, struct fault_rec *r)
+{
+	sd_id128_t boot;
+
+	memset(r, 0, sizeof(*r));
+	sd_journal_get_realtime_usec(j, &r->usec);
+	if (sd_journal_get_monotonic_usec(j, NULL, &boot) >= 0)
+		sd_id128_to_string(boot, r->boot);
+	sd_ctl_field(j, "MTAG_UNIT", r->unit, sizeof(r->unit));
+	sd_ctl_field(j, "MTAG_CGROUP", r->cgroup, sizeof(r->cgroup));
+	sd_ctl_field(j, "MTAG_COMM", r->comm, sizeof(r->comm));
+	r->pid = field_pid(j, "MTAG_PID");
+	r->tid = field_pid(j, "MTAG_TID");
+	sd_ctl_field(j, "MTAG_FAULT_KIND", r->kind, sizeof(r->kind));
+	sd_ctl_field(j, "MTAG_FAULT_ACTION", r->action, sizeof(r->action));
+	sd_ctl_field(j, "MTAG_MODE", r->mode, sizeof(r->mode));
+	sd_ctl_field(j, "MTAG_ADDR", r->addr, sizeof(r->addr));
+	sd_ctl_field(j, "MTAG_PTR_TAG", r->ptr_tag, sizeof(r->ptr_tag));
+	sd_ctl_field(j, "MTAG_MEM_TAG", r->mem_tag, sizeof(r->mem_tag));
+	sd_ctl_field(j, "MTAG_PC", r->pc, sizeof(r->pc));
+	sd_ctl_field(j, "MTAG_PC_OBJECT", r->pc_object, sizeof(r->pc_object));
+	sd_ctl_field(j, "MTAG_TAGS", r->tags, sizeof(r->tags));
+	sd_ctl_field(j, "MTAG_CAUSE", r->cause, sizeof(r->cause));
+	sd_ctl_field(j, "MTAG_CAUSE_CONFIDENCE", r->confidence, sizeof(r->confidence));
+	sd_ctl_field(j, "MTAG_CAUSE_TEXT", r->text, sizeof(r->text));
+	sd_ctl_field(j, "MTAG_KERNEL_MESSAGE", r->kernel, sizeof(r->kernel));
+	if (!r->unit[0])
+		snprintf(r->unit, sizeof(r->unit), "-");
+}
+
+/* systemd-coredump's MESSAGE: keep the "Stack trace of thread" part. */
+static char *stack_of(const char *msg)
+{
+	const char *s = msg ? strstr(msg, "Stack trace of thread") : NULL;
+
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The core of systemd-coredump's entry, current in J: from the file it
+ * names (coreload.h: only a regular file in the coredump directory,
+ * capped), or from its COREDUMP field (Storage=journal), capped too.
+ * Returns 0 with *DATA (malloc'ed) and *SIZE, or -errno with WHY. */
+static int load_core(sd_journal *j, const char *file, void **data, size_t *size, char *why, size_t wlen)
+{
+	const void *d;
+	size_t l, nl = strlen("COREDUMP=");
+
+	if (file[0])
+		return core_load(COREDUMP_DIR, file, CORE_LOAD_MAX, data, size, why, wlen);
+	sd_journal_set_data_threshold(j, CORE_LOAD_MAX + nl + 1);
+	if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0 || l <= nl) {
+		snprintf(why, wlen, "the core is not stored (systemd-coredump's Storage=none, or it was too large)");
+		return -ENOENT;
+	}
+	if (l > CORE_LOAD_MAX + nl) {
+		snprintf(why, wlen, "refused: the core is larger than %llu MiB",
+			 (unsigned long long)(CORE_LOAD_MAX >> 20));
+		return -EFBIG;
+	}
+	*size = l - nl;
+	*data = xmalloc(*size);
+	memcpy(*data, (const char *)d + nl, *size);
+	return 0;
+}
+
+/* Find systemd-coredump's entry for R's process and use it.  Only an
+ * entry systemd-coredump wrote counts (trust.h): anybody can write one
+ * with its MESSAGE_ID and a COREDUMP_FILENAME of their choosing. */
+static void add_core(const struct ctl *c, struct fault_rec *r)
+{
+	sd_journal *j;
+	char m[128], file[600] = "", maps_pc[600] = "", why[256] = "";
+	char *msg = NULL, *maps = NULL;
+	void *data = NULL;
+	size_t size = 0;
+	struct mte_fault f;
+	int found = 0, e = -ENOENT;
+	bool want_core;
+
+	if (!r->pid || !r->boot[0] || strcmp(r->action, "signal") != 0)
+		return;
+	if (sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+		return;
+	want_core = !c->no_core && r->kernel[0] &&
+		    mte_fault_parse(r->kernel, strlen(r->kernel), &f) == 1 && f.has_addr;
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_COREDUMP, 0);
+	snprintf(m, sizeof(m), "COREDUMP_PID=%d", (int)r->pid);
+	sd_journal_add_match(j, m, 0);
+	snprintf(m, sizeof(m), "_BOOT_ID=%s", r->boot);
+	sd_journal_add_match(j, m, 0);
+	sd_journal_seek_realtime_usec(j, r->usec > 1000000 ? r->usec - 1000000 : 0);
+	while (!found && sd_journal_next(j) > 0) {
+		if (!sd_ctl_trusted(j, JW_COREDUMP, NULL))
+			continue;
+		found = 1;
+		sd_ctl_field(j, "COREDUMP_FILENAME", file, sizeof(file));
+		msg = field_dup(j, "MESSAGE");
+		maps = field_dup(j, "COREDUMP_PROC_MAPS");
+		if (want_core)
+			e = load_core(j, file, &data, &size, why, sizeof(why));
+	}
+	sd_journal_close(j);
+	if (!found)
+		return;
+	r->has_core = true;
+	snprintf(r->core_file, sizeof(r->core_file), "%s", file[0] ? file : "(in the journal)");
+	r->stack = stack_of(msg);
+	free(msg);
+	/* The pc's object from the maps the core recorded. */
+	if (maps && !r->pc_object[0] && r->pc[0]) {
+		uint64_t pc = strtoull(r->pc, NULL, 0);
+
+		struct procmap pm;
+
+		if (procmaps_find_text(maps, strlen(maps), pc, &pm) == 1)
+			snprintf(r->pc_object, sizeof(r->pc_object), "%s",
+				 procmap_describe(&pm, pc, maps_pc, sizeof(maps_pc)));
+	}
+	free(maps);
+	if (!want_core)
+		return;
+	if (e < 0) {
+		snprintf(r->core_note, sizeof(r->core_note), "%s", why);
+		return;
+	}
+	{
+		struct corefile cf;
+		struct mte_mem_view v;
+		struct mte_cause_info ci;
+
+		e = core_open_mem(&cf, data, size);
+		if (e < 0) {
+			snprintf(r->core_note, sizeof(r->core_note), "cannot read the core: %s",
+				 e == -ENOEXEC ? "not an arm64 ELF core" : strerror(-e));
+		} else {
+			core_mem_view(&cf, &v);
+			mte_classify(&f, &v, &ci);
+			if (ci.confidence == MTE_CONF_CERTAIN || ci.cause != MTE_CAUSE_UNKNOWN) {
+				snprintf(r->cause, sizeof(r->cause), "%s", mte_cause_name(ci.cause));
+				snprintf(r->confidence, sizeof(r->confidence), "%s", mte_confidence_name(ci.confidence));
+				snprintf(r->text, sizeof(r->text), "%s", ci.text);
+				r->alloc_size = ci.alloc_size;
+			}
+			if (!core_has_tags(&cf))
+				snprintf(r->core_note, sizeof(r->core_note),
+					 "the core has no MTE tag segments (kernel before 5.18?)");
+			core_close(&cf);
+		}
+	}
+	free(data);
+}
+
+static void print_time(uint64_t usec, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(buf, len, "@%" PRIu64, usec / 1000000);
+}
+
+/* Every string of a record came from the journal, and some from the
+ * crashed process (its name, its mapped files, its stack's symbols):
+ * escaped before they reach the terminal (escape.h). */
+#define ESC(field) cescape(r->field, e_##field, sizeof(e_##field))
+
+static void print_rec(const struct ctl *c, const struct fault_rec *r)
+{
+	char when[64];
+	char e_unit[1024], e_comm[256], e_kind[32], e_cause[128], pid[16] = "", tid[16] = "";
+	char e_confidence[64], e_text[2048], e_addr[96], e_ptr_tag[32], e_mem_tag[64];
+	char e_tags[128], e_pc[96], e_pc_object[2400], e_mode[128], e_core_file[2400];
+	char e_core_note[1024];
+	bool report = strncmp(r->action, "report", 6) == 0;
+
+	print_time(r->usec, when, sizeof(when));
+	if (r->pid)
+		snprintf(pid, sizeof(pid), "%d", (int)r->pid);
+	if (r->tid)
+		snprintf(tid, sizeof(tid), "%d", (int)r->tid);
+	printf("%s%s  %s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when, ESC(unit),
+	       ESC(comm), pid, tid, ESC(kind),
+	       report ? "reported (report mode, the service ran on)" : "SIGSEGV",
+	       ctl_color(c, ANSI_RESET));
+	printf("    cause:  %s%s%s (%s%s): %s\n", report ? ctl_color(c, ANSI_YELLOW) : ctl_color(c, ANSI_RED),
+	       r->cause[0] ? ESC(cause) : "unknown", ctl_color(c, ANSI_RESET),
+	       r->confidence[0] ? ESC(confidence) : "none",
+	       strcmp(r->confidence, "certain") == 0 ? ", from the core's chunk header" : "",
+	       r->text[0] ? ESC(text) : "-");
+	if (r->addr[0])
+		printf("    addr:   %s  pointer tag %s  memory tag %s\n", ESC(addr), ESC(ptr_tag), ESC(mem_tag));
+	if (r->tags[0])
+		printf("    tags:   %s  (8 granules before, [the faulting one], 8 after; - not mapped)\n", ESC(tags));
+	if (r->pc[0])
+		printf("    pc:     %s  %s\n", ESC(pc), r->pc_object[0] ? ESC(pc_object) : "(binary unknown: the process was gone)");
+	if (r->mode[0])
+		printf("    mode:   %s\n", ESC(mode));
+	if (r->has_core) {
+		printf("    core:   %s%s%s\n", ESC(core_file), r->core_note[0] ? "; " : "", ESC(core_note));
+		if (r->stack) {
+			const char *s = r->stack;
+			int lines = 0;
+
+			while (*s && lines < 12) {
+				const char *e = strchr(s, '\n');
+				size_t l = e ? (size_t)(e - s) : strlen(s);
+				char line[512], escaped[2048];
+
+				if (l >= sizeof(line))
+					l = sizeof(line) - 1;
+				memcpy(line, s, l);
+				line[l] = '\0';
+				if (l)
+					printf("            %s\n", cescape(line, escaped, sizeof(escaped)));
+				lines++;
+				s = e ? e + 1 : s + strlen(s);
+			}
+		}
+	} else if (!report && r->addr[0] && !c->no_core) {
+		printf("    core:   none found (systemd-coredump not installed, or the core was not kept)\n");
+	}
+	printf("\n");
+}
+
+#undef ESC
+
+static void json_rec(struct json *w, const struct fault_rec *r)
+{
+	json_begin_object(w);
+	json_kv_uint(w, "time_usec", r->usec);
+	json_kv_string(w, "boot_id", r->boot);
+	json_kv_string(w, "unit", r->unit);
+	json_kv_string(w, "cgroup", r->cgroup);
+	json_kv_uint(w, "pid", (uint64_t)r->pid);
+	json_kv_uint(w, "tid", (uint64_t)r->tid);
+	json_kv_string(w, "comm", r->comm);
+	json_kv_string(w, "kind", r->kind);
+	json_kv_string(w, "action", r->action);
+	json_kv_string(w, "mode", r->mode[0] ? r->mode : NULL);
+	json_kv_string(w, "addr", r->addr[0] ? r->addr : NULL);
+	json_kv_string(w, "pointer_tag", r->ptr_tag[0] ? r->ptr_tag : NULL);
+	json_kv_string(w, "memory_tag", r->mem_tag[0] ? r->mem_tag : NULL);
+	json_kv_string(w, "pc", r->pc[0] ? r->pc : NULL);
+	json_kv_string(w, "pc_object", r->pc_object[0] ? r->pc_object : NULL);
+	json_kv_string(w, "tags", r->tags[0] ? r->tags : NULL);
+	json_kv_string(w, "cause", r->cause[0] ? r->cause : "unknown");
+	json_kv_string(w, "confidence", r->confidence[0] ? r->confidence : "none");
+	json_kv_string(w, "cause_text", r->text);
+	json_key(w, "allocation_size");
+	if (r->alloc_size)
+		json_uint(w, r->alloc_size);
+	else
+		json_null(w);
+	json_key(w, "core");
+	if (r->has_core) {
+		json_begin_object(w);
+		json_kv_string(w, "file", r->core_file);
+		json_kv_string(w, "note", r->core_note[0] ? r->core_note : NULL);
+		json_kv_string(w, "stack", r->stack);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
+	json_kv_string(w, "kernel_message", r->kernel);
+	json_end_object(w);
+}
+
+static void emit(const struct ctl *c, struct json *w, struct fault_rec *r, bool stream)
+{
+	add_core(c, r);
+	if (c->json) {
+		json_rec(w, r);
+		if (stream) {
+			json_finish(w);
+			fflush(stdout);
+		}
+	} else {
+		print_rec(c, r);
+		if (stream)
+			fflush(stdout);
+	}
+	free(r->stack);
+	r->stack = NULL;
+}
+
+int verb_faults(const struct ctl *c)
+{
+	sd_journal *j;
+	struct fault_rec r;
+	struct json w;
+	char m[300];
+	unsigned n = 0;
+	int e;
+
+	e = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+	if (e < 0) {
+		log_msg(LOG_ERR, NULL, "cannot open the journal: %s", strerror(-e));
+		return CTL_EXIT_FAIL;
+	}
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	sd_journal_add_match(j, "_UID=0", 0);
+	if (c->unit) {
+		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
+		sd_journal_add_match(j, m, 0);
+	}
+	if (c->has_since)
+		sd_journal_seek_realtime_usec(j, c->since_usec);
+	else
+		sd_journal_seek_head(j);
+	json_init(&w, stdout, c->json_pretty);
+	if (!c->follow)
+		pager_open(c);
+	if (c->json && !c->follow)
+		json_begin_array(&w);
+	while ((e = sd_journal_next(j)) > 0) {
+		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+			continue;
+		read_rec(j, &r);
+		if (c->has_since && r.usec < c->since_usec)
+			continue;
+		emit(c, &w, &r, c->follow);
+		n++;
+	}
+	if (c->json && !c->follow) {
+		json_end_array(&w);
+		json_finish(&w);
+	}
+	if (!c->follow) {
+		if (!c->json && !c->no_legend)
+			printf("%u fault%s%s%s.%s\n", n, n == 1 ? "" : "s", c->unit ? " of " : "",
+			       c->unit ? c->unit : "",
+			       n ? "" : " (mtag-faultd records them: is mtag-faultd.service running?)");
+		sd_journal_close(j);
+		return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
+	}
+	/* Follow: wait for journal changes (no polling loop). */
+	for (;;) {
+		e = sd_journal_wait(j, (uint64_t)-1);
+		if (e < 0) {
+			log_msg(LOG_ERR, NULL, "waiting for the journal: %s", strerror(-e));
+			break;
+		}
+		while (sd_journal_next(j) > 0) {
+			if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+				continue;
+			read_rec(j, &r);
+			emit(c, &w, &r, true);
+		}
+	}
+	sd_journal_close(j);
+	return CTL_EXIT_FAIL;
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl -- the admin's view of MTE: which services really run with tag
+ * checking, every tag-check fault as a report, and a Prometheus export.
+ *
+ *   mtagctl [OPTIONS] [status [UNIT...] | check | faults | apply-cpu-preferred]
+ *
+ * See mtagctl(8).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "mtagctl.h"
+
+#ifndef MTAG_VERSION
+#define MTAG_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: mtagctl [OPTIONS] [VERB [ARG...]]\n"
+		"\n"
+		"Verbs:\n"
+		"  status [UNIT...]       policy, running tag-check mode, heap tagging, faults\n"
+		"                         and a verdict per service (the default verb)\n"
+		"  status -p PID          the same for one process\n"
+		"  status --prometheus[=FILE]\n"
+		"                         write the node_exporter textfile metrics (- or no\n"
+		"                         FILE: standard output)\n"
+		"  check                  validate the policy files (FILE:LINE: reason)\n"
+		"  faults                 every tag-check fault as a report (cause, tags, pc)\n"
+		"  apply-cpu-preferred    write the policy's cpu-preferred mode to sysfs\n"
+		"\n"
+		"Options:\n"
+		"  -a, --all              status: every loaded service, not just those with a\n"
+		"                         policy entry or tag checking on\n"
+		"  -p, --pid PID          status: one process\n"
+		"      --prometheus[=FILE]\n"
+		"  -u, --unit UNIT        faults: only this unit's\n"
+		"  -S, --since TIME       faults: only those since TIME (\"today\", \"-1h\",\n"
+		"                         \"2026-12-04 10:00\")\n"
+		"  -f, --follow           faults: print new faults as they happen\n"
+		"      --no-core          faults: do not read core dumps\n"
+		"      --json[=pretty|short]  machine-readable output\n"
+		"      --no-pager         do not pipe the output into a pager\n"
+		"      --no-legend        no column headers and footers\n"
+		"      --config FILE      read only FILE as the policy\n"
+		"      --root DIR         read the policy files under DIR\n"
+		"      --strict           apply-cpu-preferred: fail if the policy has errors\n"
+		"  -h, --help             this help\n"
+		"      --version          the version\n"
+		"\n"
+		"Exit status: 0 all well; 1 a service does not run as its policy asks\n"
+		"(status), the policy has errors (check), no fault found (faults); 2 usage\n"
+		"or system error.\n");
+}
+
+enum {
+	OPT_JSON = 256, OPT_NO_PAGER, OPT_NO_LEGEND, OPT_CONFIG, OPT_ROOT,
+	OPT_PROMETHEUS, OPT_NO_CORE, OPT_VERSION, OPT_STRICT, OPT_PROC,
+	OPT_CGROUP_ROOT,
+};
+
+static bool want_color(void)
+{
+	const char *t = getenv("TERM");
+	const char *sc = getenv("SYSTEMD_COLORS");
+
+	if (getenv("NO_COLOR"))
+		return false;
+	if (sc && (strcmp(sc, "0") == 0 || strcmp(sc, "false") == 0 || strcmp(sc, "no") == 0))
+		return false;
+	if (sc && (strcmp(sc, "1") == 0 || strcmp(sc, "true") == 0 || strcmp(sc, "yes") == 0))
+		return true;
+	return isatty(STDOUT_FILENO) && t && strcmp(t, "dumb") != 0;
+}
+
+const char *ctl_color(const struct ctl *c, const char *seq)
+{
+	return c->color ? seq : "";
+}
+
+static int parse_pid(const char *s, pid_t *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
+		return -1;
+	*out = (pid_t)v;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "prometheus", optional_argument, NULL, OPT_PROMETHEUS },
+		{ "unit", required_argument, NULL, 'u' },
+		{ "since", required_argument, NULL, 'S' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ "no-core", no_argument, NULL, OPT_NO_CORE },
+		{ "json", optional_argument, NULL, OPT_JSON },
+		{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+		{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		/* For the tests: recorded /proc and cgroup trees. */
+		{ "proc", required_argument, NULL, OPT_PROC },
+		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ctl c = { .proc = "/proc", .cgroup_root = "/sys/fs/cgroup" };
+	const char *since = NULL, *verb;
+	int opt, r;
+
+	log_setup("mtagctl", LOG_STDERR, false);
+	while ((opt = getopt_long(argc, argv, "ap:u:S:fh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a':
+			c.all = true;
+			break;
+		case 'p':
+			if (parse_pid(optarg, &c.pid) < 0) {
+				log_msg(LOG_ERR, NULL, "--pid '%s': not a process ID", optarg);
+				return CTL_EXIT_FAIL;
+			}
+			break;
+		case OPT_PROMETHEUS:
+			c.prometheus = optarg ? optarg : "-";
+			break;
+		case 'u':
+			c.unit = optarg;
+			break;
+		case 'S':
+			since = optarg;
+			break;
+		case 'f':
+			c.follow = true;
+			break;
+		case OPT_NO_CORE:
+			c.no_core = true;
+			break;
+		case OPT_JSON:
+			if (!optarg || strcmp(optarg, "short") == 0) {
+				c.json = true;
+			} else if (strcmp(optarg, "pretty") == 0) {
+				c.json = c.json_pretty = true;
+			} else {
+				log_msg(LOG_ERR, NULL, "--json=%s: expected pretty or short", optarg);
+				return CTL_EXIT_FAIL;
+			}
+			break;
+		case OPT_NO_PAGER:
+			c.no_pager = true;
+			break;
+		case OPT_NO_LEGEND:
+			c.no_legend = true;
+			break;
+		case OPT_CONFIG:
+			c.config = optarg;
+			break;
+		case OPT_ROOT:
+			c.root = optarg;
+			break;
+		case OPT_STRICT:
+			c.strict = true;
+			break;
+		case OPT_PROC:
+			c.proc = optarg;
+			break;
+		case OPT_CGROUP_ROOT:
+			c.cgroup_root = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return CTL_EXIT_OK;
+		case OPT_VERSION:
+			printf("mtagctl %s\n", MTAG_VERSION);
+			return CTL_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'mtagctl --help'.\n");
+			return CTL_EXIT_FAIL;
+		}
+	}
+	c.color = !c.json && want_color();
+	verb = optind < argc ? argv[optind++] : "status";
+	if (since) {
+		const char *why = NULL;
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (since_parse(since, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
+				&c.since_usec, &why) < 0) {
+			log_msg(LOG_ERR, NULL, "--since '%s': %s", since, why);
+			return CTL_EXIT_FAIL;
+		}
+		c.has_since = true;
+	}
+
+	/* Options that belong to one verb are refused with the others. */
+	if (strcmp(verb, "faults") != 0 && (c.unit || since || c.follow || c.no_core)) {
+		log_msg(LOG_ERR, NULL, "--unit, --since, --follow and --no-core go with 'faults', not '%s'", verb);
+		return CTL_EXIT_FAIL;
+	}
+	if (strcmp(verb, "status") != 0 && (c.pid || c.prometheus || c.all)) {
+		log_msg(LOG_ERR, NULL, "--pid, --prometheus and --all go with 'status', not '%s'", verb);
+		return CTL_EXIT_FAIL;
+	}
+	if (strcmp(verb, "status") == 0) {
+		if (c.pid && optind < argc) {
+			log_msg(LOG_ERR, NULL, "status takes units or --pid, not both");
+			return CTL_EXIT_FAIL;
+		}
+		if (c.prometheus && (c.pid || optind < argc || c.json)) {
+			log_msg(LOG_ERR, NULL, "status --prometheus covers every service; no units, --pid or --json with it");
+			return CTL_EXIT_FAIL;
+		}
+		r = verb_status(&c, argv + optind, argc - optind);
+	} else if (optind < argc) {
+		log_msg(LOG_ERR, NULL, "%s takes no arguments ('%s')", verb, argv[optind]);
+		return CTL_EXIT_FAIL;
+	} else if (strcmp(verb, "check") == 0) {
+		r = verb_check(&c);
+	} else if (strcmp(verb, "faults") == 0) {
+		if (c.follow && c.json && c.json_pretty) {
+			log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
+			return CTL_EXIT_FAIL;
+		}
+		r = verb_faults(&c);
+	} else if (strcmp(verb, "apply-cpu-preferred") == 0) {
+		r = verb_apply_cpu_preferred(&c);
+	} else if (strcmp(verb, "help") == 0) {
+		usage(stdout);
+		r = CTL_EXIT_OK;
+	} else {
+		log_msg(LOG_ERR, NULL, "unknown verb '%s' (status, check, faults, apply-cpu-preferred)", verb);
+		r = CTL_EXIT_FAIL;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		pager_close();
+		if (errno == EPIPE)
+			return r;
+		log_msg(LOG_ERR, NULL, "writing the output: %s", strerror(errno));
+		return CTL_EXIT_FAIL;
+	}
+	pager_close();
+	return r;
+}

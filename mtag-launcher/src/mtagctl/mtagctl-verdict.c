@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl-verdict.c -- the verdict of "mtagctl status" on one service
+ * (see mtagctl-verdict.h). */
+#include "mtagctl-verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "smaps.h"
+
+void svc_verdict(const struct svc_facts *f, struct svc_state *s)
+{
+	/* The first reason that applies. */
+	s->as_asked = true;
+#define NOT(...) do { s->verdict = V_NOT_PROTECTED; snprintf(s->reason, sizeof(s->reason), __VA_ARGS__); } while (0)
+	if (!f->hw) {
+		NOT("no MTE in this CPU or kernel");
+	} else if (!s->has_policy) {
+		NOT("no policy entry");
+	} else if (!s->named && !f->launcher_entry) {
+		NOT("no policy entry names it (the default entry, %s, applies to services that run mtag-launcher)",
+		    s->source);
+	} else if (s->mode == MTAG_MODE_OFF) {
+		NOT("the policy says off (%s)", s->source);
+	} else if (f->unwrapped_by && !f->by_pid) {
+		NOT("unwrapped: %s, read after mtag-generator's zz-mtag-launcher.conf, sets ExecStart=, so the service does not run mtag-launcher (rename it to sort before zz-mtag-launcher.conf)",
+		    *f->unwrapped_by ? f->unwrapped_by : "a drop-in");
+	} else if (s->procs == 0 && strcmp(s->active, "failed") == 0) {
+		NOT("the service failed and is not running (systemctl status %s; journalctl -u %s)",
+		    s->unit, s->unit);
+	} else if (s->procs == 0) {
+		s->verdict = V_INACTIVE;
+		snprintf(s->reason, sizeof(s->reason), "not running; %s from %s at its next start",
+			 mode_name(s->mode), s->source);
+	} else if (f->has_unit && !f->wrapped && !f->by_pid) {
+		NOT("daemon-reload and restart needed: the policy names it (%s), but systemd has not loaded mtag-generator's drop-in", s->source);
+	} else if (f->has_unit && !f->by_pid && f->started && !f->launcher_entry) {
+		NOT("restart needed: started without mtag-launcher (no launcher entry in the journal for this start); policy %s (%s)",
+		    mode_name(s->mode), s->source);
+	} else if (f->dropin_stale) {
+		NOT("daemon-reload and restart needed: the policy changed since the last daemon-reload (the unit runs \"%s\"; the policy now says \"%s\", %s)",
+		    f->dropin_runs, f->policy_now, s->source);
+	} else if (f->launcher_entry && (strcmp(f->le_mode, mode_name(s->mode)) != 0 ||
+				       strcmp(f->le_heap, s->heap ? "on" : "off") != 0)) {
+		NOT("restart needed: the policy changed since the start (running %s heap=%s from %s; the policy now says %s heap=%s, %s)",
+		    f->le_mode, f->le_heap, f->le_source, mode_name(s->mode), s->heap ? "on" : "off", s->source);
+	} else if (!s->running_known) {
+		NOT("cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+	} else if (f->odd_pid && f->odd_libc) {
+		NOT("this libc does not read the kernel's default: %d (%s) runs %s; the kernel's exec default says %s but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)",
+		    (int)f->odd_pid, f->odd_comm, f->odd_tcf, f->odd_execdef);
+	} else if (f->odd_pid) {
+		NOT("mode differs between processes: %d (%s) runs %s, the policy says %s (%s)",
+		    (int)f->odd_pid, f->odd_comm, f->odd_tcf, mode_name(s->mode), s->source);
+	} else if (s->mode == MTAG_MODE_REPORT && s->report_on_procs != s->procs) {
+		NOT("report mode is not on in %u of %u processes: they stop at a fault",
+		    s->procs - s->report_on_procs, s->procs);
+	} else if (s->heap && f->jemalloc == JEMALLOC_STOCK) {
+		NOT("own allocator: jemalloc, install libjemalloc2 +mtag1 (%s does not tag its heap)", f->jemalloc_path);
+	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {
+		NOT("heap not tagged: %llu of %llu kB malloc-able memory (mappings without a file, [heap]) in PROT_MTE mappings; its own allocator (not glibc malloc) does not tag, so overflows and use-after-free go unseen",
+		    s->mt_malloc_kb, s->malloc_kb);
+	} else if (s->mode == MTAG_MODE_REPORT) {
+		s->verdict = V_REPORT_ONLY;
+		snprintf(s->reason, sizeof(s->reason),
+			 "faults are logged, not stopped%s", s->threads_suspended ? "; checking suspended in some threads" : "");
+		if (s->threads_suspended)
+			snprintf(s->reason, sizeof(s->reason),
+				 "faults are logged, not stopped; checking suspended by a reported fault in %u thread%s",
+				 s->threads_suspended, s->threads_suspended == 1 ? "" : "s");
+	} else {
+		s->verdict = V_PROTECTED;
+		snprintf(s->reason, sizeof(s->reason), "%s%s in %u process%s, %u thread%s",
+			 f->jemalloc == JEMALLOC_MTAG ? "jemalloc +mtag, " : "", mode_name(s->mode), s->procs, s->procs == 1 ? "" : "es", s->threads,
+			 s->threads == 1 ? "" : "s");
+		if (s->origin_kernel) {
+			size_t o = strlen(s->reason);
+
+			snprintf(s->reason + o, sizeof(s->reason) - o,
+				 "; mode from the kernel's exec default in %u (no tunable reached them), from the environment in %u",
+				 s->origin_kernel, s->origin_env);
+		}
+	}
+#undef NOT
+	/* A policy asked for MTE and this is not it. */
+	if (s->verdict == V_NOT_PROTECTED && s->has_policy && s->mode != MTAG_MODE_OFF)
+		s->as_asked = false;
+}

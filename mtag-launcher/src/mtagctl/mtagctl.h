@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mtagctl.h -- what the verbs of mtagctl share. */
+#ifndef MTAG_MTAGCTL_H
+#define MTAG_MTAGCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "exitcodes.h"  /* CTL_EXIT_*: mtagctl(8) */
+
+struct ctl {
+	const char *root;        /* --root: policy files under DIR */
+	const char *config;      /* --config FILE */
+	const char *proc;        /* /proc (tests: a recorded tree) */
+	const char *cgroup_root; /* /sys/fs/cgroup */
+	bool json, json_pretty;
+	bool no_pager, no_legend;
+	bool color;              /* stdout is a terminal and colour is wanted */
+	bool all;                /* status: every loaded service */
+	pid_t pid;               /* status -p PID */
+	const char *prometheus;  /* status --prometheus[=FILE]: "-" stdout */
+	const char *unit;        /* faults --unit */
+	bool has_since;
+	uint64_t since_usec;     /* faults --since, CLOCK_REALTIME us */
+	bool follow;             /* faults -f */
+	bool no_core;            /* faults --no-core */
+	bool strict;             /* apply-cpu-preferred --strict */
+};
+
+int verb_status(const struct ctl *c, char **units, int n);
+int verb_check(const struct ctl *c);
+int verb_faults(const struct ctl *c);
+int verb_apply_cpu_preferred(const struct ctl *c);
+
+/* Colour escapes, "" without colour. */
+const char *ctl_color(const struct ctl *c, const char *seq);
+#define ANSI_RED "\033[0;31m"
+#define ANSI_GREEN "\033[0;32m"
+#define ANSI_YELLOW "\033[0;33m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_GREY "\033[0;90m"
+#define ANSI_RESET "\033[0m"
+
+/* Start $SYSTEMD_PAGER / $PAGER / less on stdout, as systemctl does (not
+ * with --no-pager, not when stdout is not a terminal); pager_close()
+ * waits for it. */
+void pager_open(const struct ctl *c);
+void pager_close(void);
+
+/* Parse a --since value: "today", "yesterday", "now", "-1h" / "1h ago"
+ * (systemd time spans), "YYYY-MM-DD[ HH:MM[:SS]]", "HH:MM[:SS]" (today),
+ * or "@EPOCH".  Local time.  Returns 0 or -1 with *WHY. */
+int since_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why);
+
+#endif

@@ -1,0 +1,198 @@
+/* test-verdict.c -- the verdicts of "mtagctl status" (mtagctl-verdict.h),
+ * each from the state and facts that lead to it, and their order: the
+ * first reason that applies wins. */
+#include <string.h>
+
+#include "mtagctl-verdict.h"
+#include "unit.h"
+
+/* A running service under "sync" from p.conf:3, wrapped, started by the
+ * launcher, its heap tagged: protected.  The tests change one thing. */
+static void base(struct svc_state *s, struct svc_facts *f)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->unit, "nginx.service");
+	strcpy(s->active, "active");
+	s->has_policy = s->named = true;
+	s->mode = MTAG_MODE_SYNC;
+	s->heap = true;
+	strcpy(s->source, "p.conf:3");
+	s->procs = 1;
+	s->threads = 2;
+	s->running_known = true;
+	strcpy(s->running, "sync");
+	s->malloc_kb = s->mt_malloc_kb = 100;
+	*f = (struct svc_facts){
+		.hw = true, .has_unit = true, .wrapped = true, .started = true,
+		.launcher_entry = true, .le_mode = "sync", .le_heap = "on", .le_source = "p.conf:3",
+		.odd_comm = "", .odd_tcf = "", .odd_execdef = "", .jemalloc_path = "",
+	};
+}
+
+static void test_verdict_protected(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_PROTECTED && s.as_asked);
+	CHECK_STR(s.reason, "sync in 1 process, 2 threads");
+	s.origin_kernel = 1;
+	s.origin_env = 0;
+	f.jemalloc = JEMALLOC_MTAG;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "jemalloc +mtag, sync in 1 process, 2 threads; mode from the kernel's exec default in 1 (no tunable reached them), from the environment in 0");
+}
+
+static void test_verdict_no_mte_first(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	f.hw = false;
+	s.has_policy = false; /* no MTE is said before no policy */
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED);
+	CHECK_STR(s.reason, "no MTE in this CPU or kernel");
+	CHECK(s.as_asked); /* no policy asked for MTE */
+	base(&s, &f);
+	f.hw = false;
+	svc_verdict(&f, &s);
+	CHECK(!s.as_asked);
+}
+
+static void test_verdict_policy(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	s.has_policy = false;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "no policy entry");
+	base(&s, &f);
+	s.named = false;
+	f.launcher_entry = false;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "no policy entry names it (the default entry, p.conf:3, applies to services that run mtag-launcher)");
+	base(&s, &f);
+	s.mode = MTAG_MODE_OFF;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && s.as_asked);
+	CHECK_STR(s.reason, "the policy says off (p.conf:3)");
+}
+
+static void test_verdict_not_running(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	s.procs = 0;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_INACTIVE && s.as_asked);
+	CHECK_STR(s.reason, "not running; sync from p.conf:3 at its next start");
+	strcpy(s.active, "failed");
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && !s.as_asked);
+	CHECK_STR(s.reason, "the service failed and is not running (systemctl status nginx.service; journalctl -u nginx.service)");
+}
+
+static void test_verdict_restart_needed(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	f.wrapped = false;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "daemon-reload and restart needed: the policy names it (p.conf:3), but systemd has not loaded mtag-generator's drop-in");
+	f.by_pid = true; /* -p PID: no unit state to judge */
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_PROTECTED);
+	base(&s, &f);
+	f.launcher_entry = false;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "restart needed: started without mtag-launcher (no launcher entry in the journal for this start); policy sync (p.conf:3)");
+	base(&s, &f);
+	f.dropin_stale = true;
+	f.dropin_runs = "async";
+	f.policy_now = "sync";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "daemon-reload and restart needed: the policy changed since the last daemon-reload (the unit runs \"async\"; the policy now says \"sync\", p.conf:3)");
+	base(&s, &f);
+	f.le_heap = "off";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "restart needed: the policy changed since the start (running sync heap=off from p.conf:3; the policy now says sync heap=on, p.conf:3)");
+	base(&s, &f);
+	f.unwrapped_by = "zzz-local.conf";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "unwrapped: zzz-local.conf, read after mtag-generator's zz-mtag-launcher.conf, sets ExecStart=, so the service does not run mtag-launcher (rename it to sort before zz-mtag-launcher.conf)");
+}
+
+static void test_verdict_processes(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	s.running_known = false;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+	base(&s, &f);
+	f.odd_pid = 42;
+	f.odd_comm = "worker";
+	f.odd_tcf = "none";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "mode differs between processes: 42 (worker) runs none, the policy says sync (p.conf:3)");
+	f.odd_libc = true;
+	f.odd_execdef = "sync heap";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "this libc does not read the kernel's default: 42 (worker) runs none; the kernel's exec default says sync heap but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)");
+}
+
+static void test_verdict_heap_and_report(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	f.jemalloc = JEMALLOC_STOCK;
+	f.jemalloc_path = "/usr/lib/libjemalloc.so.2";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "own allocator: jemalloc, install libjemalloc2 +mtag1 (/usr/lib/libjemalloc.so.2 does not tag its heap)");
+	s.heap = false; /* heap=off: the allocator does not matter */
+	f.le_heap = "off";
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_PROTECTED);
+	base(&s, &f);
+	s.mt_malloc_kb = 0;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && !s.as_asked);
+	CHECK(strncmp(s.reason, "heap not tagged: 0 of 100 kB", 28) == 0);
+	base(&s, &f);
+	s.mode = MTAG_MODE_REPORT;
+	f.le_mode = "report";
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "report mode is not on in 1 of 1 processes: they stop at a fault");
+	s.report_on_procs = 1;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_REPORT_ONLY && s.as_asked);
+	CHECK_STR(s.reason, "faults are logged, not stopped");
+	s.threads_suspended = 2;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "faults are logged, not stopped; checking suspended by a reported fault in 2 threads");
+}
+
+void run_verdict_tests(void)
+{
+	RUN(test_verdict_protected);
+	RUN(test_verdict_no_mte_first);
+	RUN(test_verdict_policy);
+	RUN(test_verdict_not_running);
+	RUN(test_verdict_restart_needed);
+	RUN(test_verdict_processes);
+	RUN(test_verdict_heap_and_report);
+}
