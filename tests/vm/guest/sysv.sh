@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # sysv.sh -- sourced by matrix.sh: a service that has only a SysV init
 # script (as Debian's slapd), so systemd-sysv-generator makes its unit, and
 # whose script starts the daemon with a cleaned environment (env -i, as
