@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "duration.h"
+#include "upgrade.h"
 #include "util.h"
 
 #define SERVICE_SUFFIX ".service"
@@ -312,15 +313,53 @@ static void add_entry(struct policy *p, const struct policy_entry *e)
 
 #define MAX_TOKENS 16
 
+/*
+ * upgrade=DURATION|no on an async entry.  A bad value is an error that
+ * keeps the entry, in its mode, with the default window: dropping the
+ * line would hand the service to another entry, and "no" would be the
+ * weaker reading.
+ */
+static void parse_upgrade(struct policy *p, const char *file, unsigned lineno,
+			  const char *pattern, const char *val, struct policy_entry *e)
+{
+	const char *why = NULL;
+	uint64_t ns = 0;
+	bool no = strcmp(val, "no") == 0;
+
+	if (!no && duration_parse(val, &ns, &why) == 0) {
+		if (ns == 0)
+			why = "must be more than 0 (upgrade=no turns it off)";
+		else if (ns == DURATION_INFINITY)
+			why = "must be finite (the service goes back to async after it)";
+	}
+	if (why) {
+		char span[64];
+
+		policy_diag(p, DIAG_ERROR, file, lineno,
+			    "upgrade=%s: %s (expected a time span such as 60s or 10min, or no); '%s' keeps mode %s, with upgrade=%s",
+			    val, why, pattern, mode_name(e->mode),
+			    e->mode == MTAG_MODE_ASYNC ?
+				    duration_format(UPGRADE_DEFAULT_NS, span, sizeof(span)) : "no");
+		return;
+	}
+	if (e->mode != MTAG_MODE_ASYNC) {
+		policy_diag(p, DIAG_WARNING, file, lineno,
+			    "upgrade=%s only has an effect in mode async ('%s' is %s)",
+			    val, pattern, mode_name(e->mode));
+		return;
+	}
+	e->upgrade_ns = no ? 0 : ns;
+}
+
 static void parse_line(struct policy *p, const char *file, unsigned lineno, char *s)
 {
 	char *tok[MAX_TOKENS];
 	int n = 0;
 	char *save = NULL, *t;
 	struct policy_entry e;
-	bool seen[4] = { false, false, false, false }, is_cpu;
-	static const char *const keys[4] = { "heap", "require", "strict", "reenable" };
-	const char *reenable_val = NULL;
+	bool seen[5] = { false, false, false, false, false }, is_cpu;
+	static const char *const keys[5] = { "heap", "require", "strict", "reenable", "upgrade" };
+	const char *reenable_val = NULL, *upgrade_val = NULL;
 	enum entry_kind kind;
 	enum mtag_mode mode;
 	char *hash = strchr(s, '#');
@@ -379,6 +418,7 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	e.heap = true;
 	e.require = false;
 	e.reenable_ns = DURATION_INFINITY;
+	e.upgrade_ns = mode == MTAG_MODE_ASYNC ? UPGRADE_DEFAULT_NS : 0;
 	e.file = policy_add_file(p, file);
 	e.line = lineno;
 	e.rank = p->rank;
@@ -391,18 +431,18 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 
 		if (!eq || eq == tok[i]) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION)",
+				    "'%s': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION, upgrade=DURATION|no)",
 				    tok[i]);
 			return;
 		}
 		*eq = '\0';
 		val = eq + 1;
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < 5; j++)
 			if (strcmp(key, keys[j]) == 0)
 				k = j;
 		if (k < 0) {
 			policy_diag(p, DIAG_ERROR, file, lineno,
-				    "unknown option '%s' (known: heap, require, strict, reenable)", key);
+				    "unknown option '%s' (known: heap, require, strict, reenable, upgrade)", key);
 			return;
 		}
 		if (seen[k]) {
@@ -414,6 +454,10 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			/* Checked below, once the whole line is read: a bad
 			 * value does not drop the entry (see reenable=). */
 			reenable_val = val;
+			continue;
+		}
+		if (k == 4) {
+			upgrade_val = val; /* as reenable= */
 			continue;
 		}
 		if (parse_bool(val, &b) < 0) {
@@ -457,6 +501,8 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			e.reenable_ns = ns;
 		}
 	}
+	if (upgrade_val)
+		parse_upgrade(p, file, lineno, tok[0], upgrade_val, &e);
 	e.pattern = xstrdup(tok[0]);
 	add_entry(p, &e);
 }
@@ -552,7 +598,7 @@ char *policy_entry_options(const struct policy_entry *e)
 		{ "min", 60000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
 		{ "us", 1000ULL }, { "ns", 1ULL },
 	};
-	char reenable[64] = "";
+	char reenable[64] = "", upgrade[64] = "";
 
 	if (e->mode == MTAG_MODE_REPORT && e->reenable_ns != DURATION_INFINITY) {
 		/* The largest unit that gives it exactly, in one word. */
@@ -563,6 +609,17 @@ char *policy_entry_options(const struct policy_entry *e)
 				break;
 			}
 	}
-	return xasprintf("%s%s%s%s%s", mode_name(e->mode), e->heap ? "" : " heap=off",
-			 e->require ? " require=yes" : "", e->strict ? " strict=yes" : "", reenable);
+	if (e->mode == MTAG_MODE_ASYNC && e->upgrade_ns == 0) {
+		snprintf(upgrade, sizeof(upgrade), " upgrade=no");
+	} else if (e->mode == MTAG_MODE_ASYNC && e->upgrade_ns != UPGRADE_DEFAULT_NS) {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (e->upgrade_ns % units[i].ns == 0) {
+				snprintf(upgrade, sizeof(upgrade), " upgrade=%llu%s",
+					 (unsigned long long)(e->upgrade_ns / units[i].ns), units[i].name);
+				break;
+			}
+	}
+	return xasprintf("%s%s%s%s%s%s", mode_name(e->mode), e->heap ? "" : " heap=off",
+			 e->require ? " require=yes" : "", e->strict ? " strict=yes" : "", reenable,
+			 upgrade);
 }
