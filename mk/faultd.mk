@@ -22,10 +22,10 @@ faultd-asan: $(BUILD)/asan/mtag-faultd
 
 # $(call faultd_build,VARIANT,CC,CFLAGS,SYSTEMD_CFLAGS,SYSTEMD_LIBS)
 define faultd_build
-$(BUILD)/$(1)/mtag-faultd: $(FAULTD_MAIN) $$$$(CTL_LIB_SRCS) $$$$(CTL_HDRS) debian/changelog
+$(BUILD)/$(1)/mtag-faultd: $(FAULTD_MAIN) $$$$(CTL_LIB_SRCS) $$$$(CTL_HDRS) $(LAUNCHER_LIB_SRCS) $(LAUNCHER_HDRS) debian/changelog
 	@mkdir -p $$(@D)
-	$(2) $(WARN_CFLAGS) $(3) $$(FAULTD_CPPFLAGS) $(4) -o $$@ \
-	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(5) -lm -lzstd
+	$(2) $(WARN_CFLAGS) $(3) $$(FAULTD_CPPFLAGS) -I$(LAUNCHER_DIR) $(4) -o $$@ \
+	  $(FAULTD_MAIN) $$(CTL_LIB_SRCS) $(LAUNCHER_LIB_SRCS) $(5) -lm -lzstd
 endef
 
 $(eval $(call faultd_build,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS),$(FAULTD_SYSTEMD_LIBS)))
