@@ -81,22 +81,15 @@ static void test_proc_upgrade(void)
 
 	snprintf(dir, sizeof(dir), "%s/proc", tmpdir());
 	snprintf(path, sizeof(path), "%s/70/status", dir);
-	write_file(path, "Name:	memcached
-MTE_TCF:	async
-MTE_ExecDefault:	async heap
-"
-		   "MTE_Upgrade:	sync until 4012000000
-");
+	write_file(path, "Name:\tmemcached\nMTE_TCF:\tasync\nMTE_ExecDefault:\tasync heap\n"
+		   "MTE_Upgrade:\tsync until 4012000000\n");
 	snprintf(path, sizeof(path), "%s/70/smaps", dir);
 	write_file(path, "");
 	CHECK(mte_read_proc(dir, 70, &m) == 0);
 	CHECK_STR(m.tcf, "async");
 	CHECK(m.upgrade_until_ns == 4012000000ull);
 	snprintf(path, sizeof(path), "%s/71/status", dir);
-	write_file(path, "Name:	memcached
-MTE_TCF:	async
-MTE_Upgrade:	none
-");
+	write_file(path, "Name:\tmemcached\nMTE_TCF:\tasync\nMTE_Upgrade:\tnone\n");
 	snprintf(path, sizeof(path), "%s/71/smaps", dir);
 	write_file(path, "");
 	CHECK(mte_read_proc(dir, 71, &m) == 0);
