@@ -240,6 +240,58 @@ static void fmt_time(uint64_t usec, char *buf, size_t len)
 		snprintf(buf, len, "(unknown time)");
 }
 
+/*
+ * Did the kernel log an async fault line of UNIT (its cgroup ends in
+ * "/UNIT") in the last RECENT_USEC?  Read from /dev/kmsg (root), kernel
+ * lines only (facility 0).  Used only to wait for mtag-faultd's record:
+ * systemd may restart a service (RestartSec= defaults to 100 ms) before
+ * faultd has read the line from the journal.
+ */
+#define RECENT_USEC (60ULL * 1000000ULL)
+static bool kmsg_recent_async_fault(const char *unit)
+{
+	char rec[8192];
+	struct timespec ts;
+	uint64_t now;
+	bool found = false;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		unsigned prio;
+		unsigned long long seq, usec;
+		const char *msg, *cg, *end;
+		size_t ul = strlen(unit);
+
+		if (n < 0 && errno == EPIPE)
+			continue; /* overwritten under us: go on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		if (sscanf(rec, "%u,%llu,%llu", &prio, &seq, &usec) != 3 || prio > 7)
+			continue;
+		msg = strchr(rec, ';');
+		if (!msg || now - usec > RECENT_USEC)
+			continue;
+		msg++;
+		end = msg + strcspn(msg, "\n");
+		if (strncmp(msg, "mte: async tag check fault in ", 30) != 0)
+			continue;
+		cg = strstr(msg, " cgroup ");
+		if (!cg || cg > end || memmem(msg, (size_t)(end - msg), "(report mode", 12))
+			continue;
+		if ((size_t)(end - msg) > ul && end[-(long)ul - 1] == '/' &&
+		    memcmp(end - ul, unit, ul) == 0)
+			found = true;
+	}
+	close(fd);
+	return found;
+}
+
 int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 {
 	char *fault = upgrade_path(dir, "upgrade", unit, ".fault");
@@ -266,6 +318,20 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 	if (unlink(grant) < 0 && errno != ENOENT)
 		log_msg(LOG_WARNING, NULL, "%s: cannot remove %s: %s", unit, grant, strerror(errno));
 	r = upgrade_read(fault, &f);
+	if (r == 0 && access(used, F_OK) != 0 && kmsg_recent_async_fault(unit)) {
+		/* The kernel logged an async fault of the unit a moment ago:
+		 * give mtag-faultd up to 5 s to record it. */
+		for (int i = 0; i < 50 && r == 0; i++) {
+			struct timespec d = { 0, 100000000L };
+
+			nanosleep(&d, NULL);
+			r = upgrade_read(fault, &f);
+		}
+		if (r == 0)
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: the kernel logged an async tag-check fault of it, but mtag-faultd has not recorded it (is mtag-faultd.service running?): no upgraded start",
+				unit);
+	}
 	if (r == 0)
 		goto out;
 	if (r < 0) {
