@@ -410,7 +410,8 @@ int main(int argc, char **argv)
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return EXIT_USAGE;
-	log_setup("mtag-launcher", o.action == ACT_RUN ? LOG_AUTO : LOG_STDERR, o.quiet);
+	log_setup("mtag-launcher", o.action == ACT_RUN || o.action == ACT_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
+		  o.quiet);
 
 	switch (o.action) {
 	case ACT_CPU_PREFERRED: {
