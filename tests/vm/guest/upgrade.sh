@@ -36,11 +36,21 @@ MSGID_FAULT=5fda042e18d64e2e9d913704e87926cb
 UPGRADE_WINDOW=${MTAG_UPGRADE_WINDOW:-45s}
 UPGRADE_WINDOW_S=${UPGRADE_WINDOW%s}
 
-# upg_entry MSGID CURSOR: the last entry with MSGID after CURSOR (export).
+# upg_entry MSGID CURSOR [FIELD=VALUE]: the last entry with MSGID (and
+# FIELD=VALUE) after CURSOR, in export format.  Filtered here, not with
+# journalctl matches: systemd 252's --after-cursor with matches skips the
+# first matching entry (lib.sh).
 upg_entry() {
-	journalctl --after-cursor="$2" -o export MESSAGE_ID="$1" 2>/dev/null |
-		awk 'BEGIN{RS=""} {l=$0} END{print l}'
+	journalctl --after-cursor="$2" -o export 2>/dev/null |
+		awk -v id="MESSAGE_ID=$1" -v f="${3:-}" 'BEGIN{RS=""; FS="\n"}
+			{ ok = 0; okf = (f == "")
+			  for (i = 1; i <= NF; i++) { if ($i == id) ok = 1; if ($i == f) okf = 1 }
+			  if (ok && okf) l = $0 }
+			END { print l }'
 }
+# upg_wait SECS MSGID CURSOR [FIELD=VALUE]: until there is such an entry.
+upg_present() { [ -n "$(upg_entry "$@")" ]; }
+upg_wait() { local secs=$1; shift; wait_for "$secs" upg_present "$@"; }
 upg_field() { sed -n "s/^$1=//p" <<<"$2" | head -1; }
 
 # upg_threads PID: "TID:MTE_TCF:MTE_Upgrade" of every thread.
@@ -126,15 +136,15 @@ upgrade_section() {
 	[ -n "$UPG_NEWPID" ] && [ "$UPG_NEWPID" != "$UPG_BEFORE" ] || { ok=0; why="$why; not restarted"; }
 	result upgrade/async-crash $ok "${why#; }"
 	info "upgrade: async crash: event '$UPG_SEGV'; kernel: $kl; restarted $UPG_BEFORE -> $UPG_NEWPID"
-	wait_for 20 bash -c "journalctl --after-cursor='$c' -o cat MESSAGE_ID=$MSGID_FAULT MTAG_FAULT_KIND=async 2>/dev/null | grep -q ."
-	e=$(upg_entry "$MSGID_FAULT" "$c")
+	upg_wait 20 "$MSGID_FAULT" "$c" MTAG_FAULT_KIND=async
+	e=$(upg_entry "$MSGID_FAULT" "$c" MTAG_FAULT_KIND=async)
 	tcur=$(upg_field MTAG_KERNEL_CURSOR "$e")
 	[ "$(upg_field MTAG_UPGRADE_NEXT "$e")" = yes ] && pass upgrade/faultd-next ||
 		fail upgrade/faultd-next "faultd's entry: $(grep -a '^MESSAGE=\|^MTAG_UPG\|^MTAG_FAULT_KIND' <<<"$e" | tr '\n' '|')"
 	info "upgrade: faultd: $(upg_field MESSAGE "$e")"
 
 	# ---- 2. the upgraded start
-	wait_for 20 bash -c "journalctl --after-cursor='$c' -o cat MESSAGE_ID=$MSGID_UPGRADED 2>/dev/null | grep -q ."
+	upg_wait 20 "$MSGID_UPGRADED" "$c"
 	up=$(upg_entry "$MSGID_UPGRADED" "$c")
 	ok=1 why=""
 	[ "$(upg_field MTAG_MODE "$up")" = sync ] && [ "$(upg_field MTAG_UPGRADED_FROM "$up")" = async ] ||
@@ -163,8 +173,8 @@ upgrade_section() {
 	upg_crash
 	code=$(field si_code "$UPG_SEGV"); addr=$(field addr "$UPG_SEGV")
 	kl=$(kmsg_since "$k0" | grep -m1 "mte: sync tag check fault in .*\[" | sed 's/^\[ *[0-9.]*\] //')
-	wait_for 20 bash -c "journalctl --after-cursor='$c2' -o cat MESSAGE_ID=$MSGID_FAULT MTAG_FAULT_KIND=sync 2>/dev/null | grep -q ."
-	e2=$(upg_entry "$MSGID_FAULT" "$c2")
+	upg_wait 20 "$MSGID_FAULT" "$c2" MTAG_FAULT_KIND=sync
+	e2=$(upg_entry "$MSGID_FAULT" "$c2" MTAG_FAULT_KIND=sync)
 	ok=1 why=""
 	[ "$code" = 9 ] && [ -n "$addr" ] || { ok=0; why="$why; want si_code 9 with an address, got '${UPG_SEGV:-no SIGSEGV}'"; }
 	[ "$UPG_PID" = "$p" ] || { ok=0; why="$why; the fault was in $UPG_PID, not the upgraded $p"; }
@@ -194,8 +204,8 @@ upgrade_section() {
 	c=$(cursor)
 	upg_crash
 	code=$(field si_code "$UPG_SEGV")
-	wait_for 20 bash -c "journalctl --after-cursor='$c' -o cat MESSAGE_ID=$MSGID_FAULT MTAG_FAULT_KIND=async 2>/dev/null | grep -q ."
-	e=$(upg_entry "$MSGID_FAULT" "$c")
+	upg_wait 20 "$MSGID_FAULT" "$c" MTAG_FAULT_KIND=async
+	e=$(upg_entry "$MSGID_FAULT" "$c" MTAG_FAULT_KIND=async)
 	p=$UPG_NEWPID
 	ok=1 why=""
 	[ "$code" = 8 ] || { ok=0; why="$why; si_code '$code'"; }
@@ -209,7 +219,7 @@ upgrade_section() {
 	rm -f /run/mtag/upgrade/memcached.service.used	# as /run after a reboot
 	c=$(cursor)
 	upg_crash
-	wait_for 20 bash -c "journalctl --after-cursor='$c' -o cat MESSAGE_ID=$MSGID_UPGRADED 2>/dev/null | grep -q ."
+	upg_wait 20 "$MSGID_UPGRADED" "$c"
 	p=$UPG_NEWPID
 	ok=1 why=""
 	all_threads "$p" "sync until" || { ok=0; why="$why; not upgraded: $(upg_threads "$p" | tr '\n' ' ')"; }
