@@ -51,6 +51,17 @@ static int set_upg(unsigned long long until)
 	return prctl(PR_SET_MTE_UPGRADE, (unsigned long)until, 0, 0, 0);
 }
 
+/* PR_GET_MTE_UPGRADE: milliseconds left (rounded up), 0: none.  Does R
+ * fit a deadline UNTIL, read now? */
+static int ms_left_ok(long r, unsigned long long until)
+{
+	unsigned long long now = boottime_ns();
+	long want = now >= until ? 0 : (long)((until - now + 999999) / 1000000);
+
+	/* Read a moment apart: within 2 s (the emulator is slow). */
+	return r > 0 && r >= want && r <= want + 2000;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -150,8 +161,9 @@ static void case_prctl(void)
 	       "upgrade-status-none", "MTE_Upgrade '%s' (want none)", got);
 
 	r = set_upg(until);
-	result(r == 0 && get_upg() == (long)until, "upgrade-set",
-	       "set: %ld (%s), get %ld, want %llu", r, strerror(errno), get_upg(), until);
+	result(r == 0 && ms_left_ok(get_upg(), until), "upgrade-set",
+	       "set: %ld (%s), get %ld ms left, want about %llu", r, strerror(errno), get_upg(),
+	       (until - boottime_ns()) / 1000000);
 	result(upg_status("/proc/self/status", until, NULL, got, sizeof(got)),
 	       "upgrade-status-until", "MTE_Upgrade '%s' (want sync until %llu)", got, until);
 	/* TCF shows what the thread asked for, not the upgrade. */
@@ -168,7 +180,7 @@ static void case_prctl(void)
 		} bad[] = {
 			{ "deadline 1 (past)", 0, 1, 0, 0, 0 },
 			{ "deadline now (past)", 1, 0, 0, 0, 0 },
-			{ "deadline above LONG_MAX", 0, 1UL << 63, 0, 0, 0 },
+			{ "deadline above KTIME_MAX", 0, 1UL << 63, 0, 0, 0 },
 			{ "arg3", 0, 0, 1, 0, 0 },
 			{ "arg4", 0, 0, 0, 1, 0 },
 			{ "arg5", 0, 0, 0, 0, 1 },
@@ -188,8 +200,15 @@ static void case_prctl(void)
 			}
 		}
 	}
-	result(ok && get_upg() == (long)until, "upgrade-bad-args-einval",
-	       "the deadline changed after refused calls: %ld", get_upg());
+	result(ok && ms_left_ok(get_upg(), until) &&
+	       upg_status("/proc/self/status", until, NULL, got, sizeof(got)),
+	       "upgrade-bad-args-einval", "the deadline changed after refused calls: %ld ms, '%s'",
+	       get_upg(), got);
+	/* A deadline past INT_MAX ms: the time left is capped, not wrapped. */
+	r = set_upg(boottime_ns() + 40ULL * 24 * 3600 * NSEC);
+	result(r == 0 && get_upg() == 0x7fffffff, "upgrade-get-capped",
+	       "40 days ahead: set %ld, get %ld (want INT_MAX)", r, get_upg());
+	set_upg(until);
 	errno = 0;
 	r = prctl(PR_GET_MTE_UPGRADE, 1, 0, 0, 0);
 	result(r == -1 && errno == EINVAL, "upgrade-get-args-einval", "%ld errno %d", r, errno);
@@ -396,8 +415,8 @@ int upgrade_exec_main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	st = upg_status("/proc/self/status", until, NULL, got, sizeof(got));
-	result(r == (long)until && st && (!setuid_child || (secure && geteuid() == 0)), name,
-	       "after the exec: get %ld want %llu, MTE_Upgrade '%s', AT_SECURE %lu euid %d",
+	result(ms_left_ok(r, until) && st && (!setuid_child || (secure && geteuid() == 0)), name,
+	       "after the exec: get %ld ms left (deadline %llu), MTE_Upgrade '%s', AT_SECURE %lu euid %d",
 	       r, until, got, secure, geteuid());
 	/* The program's own mode after exec (as the C library sets it). */
 	if (install_handler() || set_ctrl(PR_MTE_TCF_ASYNC, 0xfffe)) {
