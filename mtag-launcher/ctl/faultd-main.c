@@ -313,6 +313,15 @@ static void upgrade_step(const struct opts *o, const struct faultd_kmsg *k, bool
 		    k->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
 			goto out;
 		hhmmss(r.fault_usec, when, sizeof(when));
+		/* MTE_TCF shows the mode asked for; the thread checked in
+		 * sync (the kernel's timed upgrade). */
+		for (size_t i = 0; i < e->n; i++)
+			if (strcmp(e->fields[i], "MTAG_MODE=async") == 0) {
+				free(e->fields[i]);
+				e->fields[i] = strdup("MTAG_MODE=sync");
+				if (!e->fields[i])
+					abort();
+			}
 		entry_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
 		entry_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
 		entry_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);

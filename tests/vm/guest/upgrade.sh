@@ -94,7 +94,7 @@ upg_crash() {
 }
 
 upgrade_section() {
-	local tm c k0 e e2 up tcur kl why ok code addr out v c2 p
+	local tm c k0 e e2 up tcur kl ka why ok code addr out v c2 p
 	tm=$(date +%s)
 	if [ "$HAVE_LAUNCHER" != yes ] || [ "$HAVE_TCF" != yes ] || [ ! -x /usr/bin/mtagctl ]; then
 		skip upgrade "needs the mtag kernel, the launcher and mtagctl"
@@ -178,7 +178,10 @@ upgrade_section() {
 	ok=1 why=""
 	[ "$code" = 9 ] && [ -n "$addr" ] || { ok=0; why="$why; want si_code 9 with an address, got '${UPG_SEGV:-no SIGSEGV}'"; }
 	[ "$UPG_PID" = "$p" ] || { ok=0; why="$why; the fault was in $UPG_PID, not the upgraded $p"; }
-	[[ "$kl" == *" addr $addr pointer tag 0x"*" memory tag 0x"*" pc 0x"* ]] || { ok=0; why="$why; kernel line '$kl'"; }
+	ka=$(sed -n 's/.* addr \(0x[0-9a-f]*\) pointer tag 0x[0-9a-f] memory tag 0x[0-9a-f] pc 0x.*/\1/p' <<<"$kl")
+	[ -n "$ka" ] && [ -n "$addr" ] && [ $((ka)) -eq $((addr)) ] ||
+		{ ok=0; why="$why; kernel line '$kl' (signal's address '$addr')"; }
+	[ "$(upg_field MTAG_MODE "$e2")" != async ] || { ok=0; why="$why; faultd's MTAG_MODE says async"; }
 	[ "$(upg_field MTAG_CAUSE "$e2")" = overflow ] || { ok=0; why="$why; cause '$(upg_field MTAG_CAUSE "$e2")'"; }
 	[ "$(upg_field MTAG_UPGRADED_FROM "$e2")" = "$tcur" ] || { ok=0; why="$why; MTAG_UPGRADED_FROM '$(upg_field MTAG_UPGRADED_FROM "$e2")', want '$tcur'"; }
 	result upgrade/sync-report $ok "${why#; }"
@@ -243,10 +246,10 @@ upgrade_section() {
 	info "upgrade: the bug after the window, same process $p: '$UPG_SEGV'"
 
 	# ---- 7. the Prometheus file counts them
-	out=$(mtagctl status --prometheus=- memcached.service 2>/dev/null)
+	out=$(mtagctl status --prometheus=- 2>&1)
 	grep -qx 'mtag_upgrades_total{unit="memcached.service"} 2' <<<"$out" &&
 		pass upgrade/prometheus ||
-		fail upgrade/prometheus "$(grep '^mtag_upgrade' <<<"$out" | tr '\n' '|')"
+		fail upgrade/prometheus "$(grep 'upgrade\|error' <<<"$out" | tr '\n' '|' | head -c 600)"
 	info "upgrade: $(grep '^mtag_upgrades_total' <<<"$out")"
 	info "upgrade section took $(( $(date +%s) - tm ))s"
 }
