@@ -1,5 +1,6 @@
 # mtag-faultd (mtag-launcher/src/faultd/): host, arm64 (cross) and
-# sanitizer builds.  It links the shared base, the fault readers (fault
+# sanitizer builds.  It links the shared base, the policy (upgraded
+# starts), the fault readers (fault
 # line, cause, /proc/PID/maps and status, cgroups) and libsystemd
 # (sd-journal, sd-daemon), directly.
 

@@ -564,6 +564,8 @@ int main(int argc, char **argv)
 	/* Re-executed by a report-mode case (mte-report.c). */
 	if (argc > 1 && !strncmp(argv[1], "execdef-", 8))
 		return execdef_exec_main(argc, argv);
+	if (argc > 1 && !strncmp(argv[1], "upgrade-", 8))
+		return upgrade_exec_main(argc, argv);
 	if (argc > 1)
 		return report_exec_main(argc, argv);
 
@@ -587,6 +589,7 @@ int main(int argc, char **argv)
 		       "status-no-mte-lines", "MTE lines in /proc/self/status without MTE");
 		test_report_mode_nomte();
 		test_exec_default_nomte();
+		test_upgrade_nomte();
 	} else {
 		result(!!(hwcap2 & HWCAP2_MTE), "hwcap2-mte", "AT_HWCAP2 0x%lx has no HWCAP2_MTE",
 		       hwcap2);
@@ -602,6 +605,7 @@ int main(int argc, char **argv)
 		test_fault_line();
 		test_exec_default();
 		test_rate_limit();
+		test_upgrade();
 		test_kselftests();
 	}
 	test_dmesg_restrict();

@@ -46,6 +46,11 @@
 #define PR_MTE_EXEC_TAG_SHIFT 3
 #define PR_MTE_EXEC_HEAP (1UL << 19)
 #endif
+/* patches/linux/0008 (timed upgrade) */
+#ifndef PR_SET_MTE_UPGRADE
+#define PR_SET_MTE_UPGRADE 0x4d545205
+#define PR_GET_MTE_UPGRADE 0x4d545206
+#endif
 
 extern int failures;
 
@@ -76,6 +81,11 @@ int report_exec_main(int argc, char **argv);
 void test_exec_default(void);
 void test_exec_default_nomte(void);
 int execdef_exec_main(int argc, char **argv);
+
+/* mte-upgrade.c */
+void test_upgrade(void);
+void test_upgrade_nomte(void);
+int upgrade_exec_main(int argc, char **argv);
 
 /* mte-kselftest.c: the kernel's tools/testing/selftests/arm64/mte */
 void test_kselftests(void);

@@ -4,6 +4,7 @@
 
 #include "duration.h"
 #include "policy.h"
+#include "upgrade.h"
 #include "unit.h"
 
 static struct policy P;
@@ -106,9 +107,9 @@ static void test_error_messages(void)
 	CHECK(has_error(5, "'*.socket': pattern can never match a service"));
 	CHECK(has_error(6, "'ng/inx.service' is not a valid unit name"));
 	CHECK(has_error(7, "'ng%x*.service': character '%' cannot appear in a unit name"));
-	CHECK(has_error(8, "'heap': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION)"));
+	CHECK(has_error(8, "'heap': expected key=value (heap=on|off, require=yes|no, strict=yes|no, reenable=DURATION, upgrade=DURATION|no)"));
 	CHECK(has_error(9, "'=on': expected key=value"));
-	CHECK(has_error(10, "unknown option 'color' (known: heap, require, strict, reenable)"));
+	CHECK(has_error(10, "unknown option 'color' (known: heap, require, strict, reenable, upgrade)"));
 	CHECK(has_error(11, "'heap' given twice"));
 	CHECK(has_error(12, "heap=maybe: expected on or off"));
 	CHECK(has_error(13, "require=sometimes: expected yes or no"));
@@ -309,6 +310,84 @@ static void test_report_bad_reenable(void)
 	CHECK(!P.has_cpu_preferred);
 }
 
+/* upgrade= on async entries: the default window, a value, no. */
+static void test_upgrade_key(void)
+{
+	const struct policy_entry *e;
+	char *opts;
+
+	parse("a.service async\n"
+	      "b.service async upgrade=90s\n"
+	      "c.service async upgrade=no require=yes\n"
+	      "d.service async upgrade=1min30s\n"
+	      "e.service sync\n");
+	CHECK(P.n_diags == 0 && P.n_entries == 5);
+	CHECK(entry("a.service")->upgrade_ns == UPGRADE_DEFAULT_NS);
+	CHECK(UPGRADE_DEFAULT_NS == 600ull * 1000000000ull);
+	CHECK(entry("b.service")->upgrade_ns == 90ull * 1000000000ull);
+	e = entry("c.service");
+	CHECK(e->upgrade_ns == 0 && e->require && e->mode == MTAG_MODE_ASYNC);
+	CHECK(entry("e.service")->upgrade_ns == 0);
+	/* What the generator hands the launcher parses back the same. */
+	opts = policy_entry_options(entry("a.service"));
+	CHECK_STR(opts, "async");
+	free(opts);
+	opts = policy_entry_options(entry("b.service"));
+	CHECK_STR(opts, "async upgrade=90s");
+	free(opts);
+	opts = policy_entry_options(entry("c.service"));
+	CHECK_STR(opts, "async require=yes upgrade=no");
+	free(opts);
+	opts = policy_entry_options(entry("d.service"));
+	CHECK_STR(opts, "async upgrade=90s");
+	free(opts);
+
+	/* Only async has it: a warning elsewhere, nothing set. */
+	parse("a.service sync upgrade=1min\n");
+	CHECK(policy_error_count(&P) == 0 && P.n_entries == 1 && P.n_diags == 1);
+	CHECK(P.diags[0].level == DIAG_WARNING && P.diags[0].line == 1 &&
+	      strstr(P.diags[0].msg, "upgrade=1min only has an effect in mode async ('a.service' is sync)"));
+	CHECK(P.entries[0].upgrade_ns == 0);
+	parse("a.service async upgrade=1s upgrade=2s\n");
+	CHECK(has_error(1, "'upgrade' given twice"));
+}
+
+/* A bad upgrade= is an error naming FILE:LINE; the entry stays async with
+ * the default window (neither dropped, nor upgrade=no). */
+static void test_upgrade_bad_values(void)
+{
+	static const char *const bad[][2] = {
+		{ "banana", "not a time span" },
+		{ "0", "must be more than 0 (upgrade=no turns it off)" },
+		{ "0s", "must be more than 0" },
+		{ "infinity", "must be finite" },
+		{ "-5s", "a time span cannot be negative" },
+		{ "", "empty value" },
+		{ "yes", "not a time span" },
+		{ "10fortnights", "unknown unit" },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const struct policy_entry *e;
+		char want[160];
+
+		snprintf(text, sizeof(text),
+			 "*.service sync\nmemcached.service async upgrade=%s\n", bad[i][0]);
+		parse(text);
+		snprintf(want, sizeof(want), "upgrade=%s: %s", bad[i][0], bad[i][1]);
+		if (!has_error(2, want))
+			printf("# upgrade=%s: %s\n", bad[i][0],
+			       P.n_diags ? P.diags[0].msg : "(no diagnostic)");
+		CHECK(policy_error_count(&P) == 1);
+		CHECK(has_error(2, want));
+		CHECK(has_error(2, "'memcached.service' keeps mode async, with upgrade=10min"));
+		e = policy_lookup(&P, "memcached.service");
+		CHECK(e && e->line == 2 && e->mode == MTAG_MODE_ASYNC);
+		CHECK(e->upgrade_ns == UPGRADE_DEFAULT_NS);
+	}
+}
+
 static void test_unit_names(void)
 {
 	CHECK(unit_name_is_valid("nginx.service"));
@@ -337,6 +416,8 @@ void run_policy_tests(void)
 	RUN(test_mode_mapping);
 	RUN(test_report_mode);
 	RUN(test_report_bad_reenable);
+	RUN(test_upgrade_key);
+	RUN(test_upgrade_bad_values);
 	RUN(test_unit_names);
 	policy_free(&P);
 }

@@ -11,5 +11,6 @@ void run_unitfile_tests(void);
 void run_mte_tests(void);
 void run_duration_tests(void);
 void run_execdef_tests(void);
+void run_upgrade_tests(void);
 
 #endif

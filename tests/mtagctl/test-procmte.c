@@ -72,6 +72,30 @@ static void test_proc_report(void)
 	CHECK(!m.has_report_line && !m.report_on && m.threads == 0);
 }
 
+/* The timed upgrade (patch 0008): "sync until NS" while it lasts, "none"
+ * after it; MTE_TCF keeps the mode asked for. */
+static void test_proc_upgrade(void)
+{
+	char dir[600], path[700];
+	struct proc_mte m;
+
+	snprintf(dir, sizeof(dir), "%s/proc", tmpdir());
+	snprintf(path, sizeof(path), "%s/70/status", dir);
+	write_file(path, "Name:\tmemcached\nMTE_TCF:\tasync\nMTE_ExecDefault:\tasync heap\n"
+		   "MTE_Upgrade:\tsync until 4012000000\n");
+	snprintf(path, sizeof(path), "%s/70/smaps", dir);
+	write_file(path, "");
+	CHECK(mte_read_proc(dir, 70, &m) == 0);
+	CHECK_STR(m.tcf, "async");
+	CHECK(m.upgrade_until_ns == 4012000000ull);
+	snprintf(path, sizeof(path), "%s/71/status", dir);
+	write_file(path, "Name:\tmemcached\nMTE_TCF:\tasync\nMTE_Upgrade:\tnone\n");
+	snprintf(path, sizeof(path), "%s/71/smaps", dir);
+	write_file(path, "");
+	CHECK(mte_read_proc(dir, 71, &m) == 0);
+	CHECK(m.upgrade_until_ns == 0);
+}
+
 /* One thread's lines, and the kernel's words in the launcher's. */
 static void test_thread(void)
 {
@@ -191,5 +215,6 @@ void run_procmte_tests(void)
 	RUN(test_origin);
 	RUN(test_proc);
 	RUN(test_proc_report);
+	RUN(test_proc_upgrade);
 	RUN(test_thread);
 }

@@ -40,6 +40,18 @@
  *   MTAG_KERNEL_MESSAGE  the kernel's line
  *   MTAG_KERNEL_CURSOR   journal cursor of the kernel's entry
  *   MTAG_KERNEL_USEC     its __REALTIME_TIMESTAMP
+ * The upgraded start (mtag-policy.conf(5), upgrade=), for a unit whose
+ * policy is async with upgrade=:
+ *   MTAG_UPGRADE_NEXT    async fault: yes (the next start runs in sync),
+ *                        limit (the one of this boot was used), error
+ *   MTAG_UPGRADE_NSEC    async fault: the window, ns
+ *   MTAG_UPGRADED_FROM   sync fault during an upgraded start: the kernel
+ *                        cursor (MTAG_KERNEL_CURSOR) of the async fault
+ *   MTAG_UPGRADED_FROM_USEC   its time
+ *   MTAG_UPGRADE_INVOCATION   the upgraded start's $INVOCATION_ID
  */
+
+/* The launcher's entry of an upgraded start (upgrade.h MSGID_UPGRADED). */
+#define MSGID_UPGRADED_START "d3d846a8a0754fd988029222defb736a"
 
 #endif

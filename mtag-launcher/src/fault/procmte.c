@@ -253,6 +253,9 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 		} else if (strcmp(line, "MTE_ExecDefault") == 0) {
 			m->has_execdef_line = true;
 			snprintf(m->execdef, sizeof(m->execdef), "%s", v);
+		} else if (strcmp(line, "MTE_Upgrade") == 0 &&
+			   strncmp(v, "sync until ", strlen("sync until ")) == 0) {
+			m->upgrade_until_ns = strtoull(v + strlen("sync until "), NULL, 10);
 		}
 	}
 	fclose(f);

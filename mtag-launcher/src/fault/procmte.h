@@ -37,6 +37,9 @@ struct proc_mte {
 	char execdef[64];
 	int env_tunable;
 	bool secure;
+	/* The timed upgrade (patch 0008): "MTE_Upgrade: sync until NS", the
+	 * CLOCK_BOOTTIME deadline while it is ahead, else 0. */
+	unsigned long long upgrade_until_ns;
 	/* Threads whose MTE_TCF is not the process's (the first of them). */
 	unsigned threads_tcf_differ;
 	pid_t tcf_differ_tid;

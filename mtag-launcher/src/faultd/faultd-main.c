@@ -31,8 +31,12 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "conffiles.h"
+#include "duration.h"
 #include "faultd.h"
 #include "log.h"
+#include "policy.h"
+#include "upgrade.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
@@ -46,6 +50,8 @@ struct opts {
 	const char *journal_dir;  /* tests: a directory of journal files */
 	bool from_stdin;
 	bool print;               /* tests: entries to stdout, not the journal */
+	const char *upgrade_dir;  /* NULL: /run/mtag (upgrade.h) */
+	struct conf_opts conf;    /* the policy (tests: --root, --config) */
 };
 
 static void usage(FILE *f)
@@ -63,6 +69,10 @@ static void usage(FILE *f)
 		"                         entries as FIELD=VALUE blocks instead of writing them\n"
 		"      --proc DIR         read the faulting processes' maps and status under\n"
 		"                         DIR instead of /proc\n"
+		"      --upgrade-dir DIR  the upgraded start's records in DIR/upgrade (default\n"
+		"                         /run/mtag)\n"
+		"      --root DIR, --config FILE\n"
+		"                         the policy (upgrade=) under DIR, or only FILE\n"
 		"  -h, --help             show this help\n"
 		"      --version          show the version\n"
 		"\n"
@@ -146,6 +156,154 @@ static int send_entry(struct follow *s)
 	return r;
 }
 
+/* Add SUFFIX to the MESSAGE= field of E. */
+static void message_append(struct faultd_entry *e, const char *suffix)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (strncmp(e->fields[i], "MESSAGE=", 8) == 0) {
+			char *m;
+
+			if (asprintf(&m, "%s%s", e->fields[i], suffix) < 0)
+				abort();
+			free(e->fields[i]);
+			e->fields[i] = m;
+			return;
+		}
+}
+
+static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	char *v, *f;
+
+	va_start(ap, fmt);
+	if (vasprintf(&v, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (asprintf(&f, "%s=%s", name, v) < 0)
+		abort();
+	free(v);
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 32;
+		e->fields = realloc(e->fields, e->cap * sizeof(*e->fields));
+		if (!e->fields)
+			abort();
+	}
+	e->fields[e->n++] = f;
+}
+
+static void hhmmss(uint64_t usec, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+
+	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+		snprintf(buf, len, "(unknown time)");
+}
+
+/*
+ * The upgraded start (upgrade.h).  A fault entry E of a system unit whose
+ * policy is async with upgrade=: an async fault that killed a process (a
+ * signal, not report mode) leaves DIR/upgrade/UNIT.fault for the unit's
+ * next start, unless the once-per-boot upgrade was used; a sync fault
+ * during an upgraded start names the async fault that caused it.  Only a
+ * kernel line (KERNEL: SYSLOG_FACILITY 0, which a process writing to
+ * /dev/kmsg cannot give its line) writes a record, and only faultd (root)
+ * can write in DIR/upgrade.
+ */
+static void upgrade_step(const struct opts *o, const struct faultd_kmsg *k, bool kernel,
+			 struct faultd_entry *e)
+{
+	const char *kind = faultd_entry_get(e, "MTAG_FAULT_KIND");
+	const char *action = faultd_entry_get(e, "MTAG_FAULT_ACTION");
+	const char *unit = faultd_entry_get(e, "MTAG_UNIT");
+	const struct policy_entry *pe;
+	struct upgrade_rec r;
+	struct policy p;
+	char span[64], when[64], *path = NULL, *suffix = NULL;
+	uint64_t window;
+
+	if (!kernel || !unit || !kind || !action || faultd_entry_get(e, "MTAG_USER_UNIT") ||
+	    strcmp(action, "signal") != 0)
+		return;
+	policy_init(&p);
+	conf_load(&p, &o->conf);
+	pe = policy_names_unit(&p, unit) ? policy_lookup(&p, unit) : NULL;
+	window = pe && pe->mode == MTAG_MODE_ASYNC ? pe->upgrade_ns : 0;
+	policy_free(&p);
+	if (!window)
+		return;
+	duration_format(window, span, sizeof(span));
+
+	if (strcmp(kind, "async") == 0) {
+		const char *why;
+		int rc;
+
+		memset(&r, 0, sizeof(r));
+		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".used");
+		if (upgrade_read(path, &r) > 0) {
+			hhmmss(r.granted_usec, when, sizeof(when));
+			entry_add(e, "MTAG_UPGRADE_NEXT", "limit");
+			if (asprintf(&suffix, "; no upgraded start: the one of this boot was used at %s", when) < 0)
+				abort();
+			goto out;
+		}
+		free(path);
+		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".fault");
+		memset(&r, 0, sizeof(r));
+		r.fault_usec = k->realtime_usec;
+		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", k->cursor ? k->cursor : "");
+		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s[%s]",
+			 faultd_entry_get(e, "MTAG_COMM") ? faultd_entry_get(e, "MTAG_COMM") : "?",
+			 faultd_entry_get(e, "MTAG_TID") ? faultd_entry_get(e, "MTAG_TID") : "?");
+		rc = upgrade_dir_ensure(o->upgrade_dir, "upgrade", 0700, &why);
+		if (rc == 0)
+			rc = upgrade_write(path, &r, 0600);
+		else
+			log_msg(LOG_ERR, NULL, "%s/upgrade: %s: %s", o->upgrade_dir ? o->upgrade_dir : UPGRADE_BASE_DIR,
+			    why, strerror(-rc));
+		if (rc < 0) {
+			log_msg(LOG_ERR, NULL, "cannot record the async fault of %s for an upgraded start: %s: %s",
+			    unit, path, strerror(-rc));
+			entry_add(e, "MTAG_UPGRADE_NEXT", "error");
+			goto out;
+		}
+		entry_add(e, "MTAG_UPGRADE_NEXT", "yes");
+		entry_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, window);
+		if (asprintf(&suffix, "; the next start of %s runs in sync for %s (upgrade=)", unit, span) < 0)
+			abort();
+	} else if (strcmp(kind, "sync") == 0) {
+		path = upgrade_path(o->upgrade_dir, "upgrade-grant", unit, NULL);
+		if (upgrade_read(path, &r) <= 0 || !r.granted_usec || !k->realtime_usec ||
+		    k->realtime_usec < r.granted_usec ||
+		    k->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
+			goto out;
+		hhmmss(r.fault_usec, when, sizeof(when));
+		/* MTE_TCF shows the mode asked for; the thread checked in
+		 * sync (the kernel's timed upgrade). */
+		for (size_t i = 0; i < e->n; i++)
+			if (strcmp(e->fields[i], "MTAG_MODE=async") == 0) {
+				free(e->fields[i]);
+				e->fields[i] = strdup("MTAG_MODE=sync");
+				if (!e->fields[i])
+					abort();
+			}
+		entry_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
+		entry_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
+		entry_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);
+		if (asprintf(&suffix, "; in the upgraded start after the async fault at %s", when) < 0)
+			abort();
+	}
+out:
+	if (suffix)
+		message_append(e, suffix);
+	free(suffix);
+	free(path);
+}
+
 /* The entry J is on: build and write its fault entry, if any, then move
  * the cursor.  Returns 0 or -errno (the caller exits: the entry is done
  * again after a restart). */
@@ -173,6 +331,15 @@ static int handle_entry(struct follow *s)
 		/* Cheap test first: most kernel lines are not ours. */
 		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")))
 			kind = faultd_build(s->o->proc, &k, &s->e);
+		if (kind == FAULTD_FAULT) {
+			/* The kernel's own lines have facility 0 (LOG_KERN);
+			 * a line written to /dev/kmsg gets LOG_USER at least. */
+			bool kernel = sd_journal_get_data(s->j, "SYSLOG_FACILITY", &data, &len) >= 0 &&
+				      len == strlen("SYSLOG_FACILITY=0") &&
+				      memcmp(data, "SYSLOG_FACILITY=0", len) == 0;
+
+			upgrade_step(s->o, &k, kernel, &s->e);
+		}
 	} else if (r < 0 && r != -ENOENT) {
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
 		    cursor, strerror(-r));
@@ -373,7 +540,8 @@ out:
 	return rc;
 }
 
-enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION };
+enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION,
+       OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG };
 
 int main(int argc, char **argv)
 {
@@ -385,6 +553,9 @@ int main(int argc, char **argv)
 		 * entries printed instead of written. */
 		{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 		{ "print", no_argument, NULL, OPT_PRINT },
+		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -410,6 +581,15 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PRINT:
 			o.print = true;
+			break;
+		case OPT_UPGRADE_DIR:
+			o.upgrade_dir = optarg;
+			break;
+		case OPT_ROOT:
+			o.conf.root = optarg;
+			break;
+		case OPT_CONFIG:
+			o.conf.single = optarg;
 			break;
 		case 'h':
 			usage(stdout);

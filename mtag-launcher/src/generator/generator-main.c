@@ -107,6 +107,13 @@ static int write_dropin(const char *outdir, const char *target, const struct pol
 	if (noexec)
 		fprintf(f, "# The unit sets NoExecPaths=: allow the launcher itself.\n"
 			   "ExecPaths=%s\n", MTAG_LAUNCHER_PATH);
+	/* async with upgrade=: after an async fault that mtag-faultd
+	 * recorded, this start runs in sync for the window.  "+": as root
+	 * and outside the sandbox, to consume the root-only record and write
+	 * the grant the launcher reads. */
+	if (e->mode == MTAG_MODE_ASYNC && e->upgrade_ns)
+		fprintf(f, "# async upgrade=: an upgraded start after an async fault (once per boot).\n"
+			   "ExecStartPre=+%s --upgrade-prepare --unit=%%n\n", MTAG_LAUNCHER_PATH);
 	if (fclose(f) != 0) {
 		log_msg(LOG_ERR, NULL, "cannot write %s: %s", path, strerror(errno));
 		rc = -1;

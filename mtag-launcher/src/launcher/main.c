@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "admin.h"
@@ -29,13 +30,14 @@
 #include "report.h"
 #include "sdlib.h"
 #include "tunables.h"
+#include "upgrade.h"
 #include "util.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
 #endif
 
-enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED };
+enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED, ACT_UPGRADE_PREPARE };
 
 struct opts {
 	enum action action;
@@ -55,6 +57,7 @@ struct opts {
 	const char *policy_entry;   /* its options, "sync require=yes" */
 	const char *policy_source;  /* FILE:LINE */
 	long policy_errors;         /* errors in the policy then, -1: not given */
+	const char *upgrade_dir;    /* tests: instead of /run/mtag */
 };
 
 static void usage(FILE *f)
@@ -85,6 +88,10 @@ static void usage(FILE *f)
 		"      --print            show the resolved policy and environment, run nothing\n"
 		"      --apply-cpu-preferred\n"
 		"                         write the policy's cpu-preferred mode to every CPU\n"
+		"      --upgrade-prepare --unit NAME\n"
+		"                         (ExecStartPre=+, added by mtag-generator) after an\n"
+		"                         async fault of NAME, let this start run in sync for\n"
+		"                         the policy's upgrade= window\n"
 		"  -h, --help             show this help\n"
 		"  -V, --version          show the version\n"
 		"\n"
@@ -94,7 +101,7 @@ static void usage(FILE *f)
 
 enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
        OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
-       OPT_POLICY_ERRORS };
+       OPT_POLICY_ERRORS, OPT_UPGRADE_PREPARE, OPT_UPGRADE_DIR };
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -116,6 +123,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "apply-cpu-preferred", no_argument, NULL, OPT_CPU_PREFERRED },
+		{ "upgrade-prepare", no_argument, NULL, OPT_UPGRADE_PREPARE },
+		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -216,6 +225,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_CPU_PREFERRED:
 			o->action = ACT_CPU_PREFERRED;
 			break;
+		case OPT_UPGRADE_PREPARE:
+			o->action = ACT_UPGRADE_PREPARE;
+			break;
+		case OPT_UPGRADE_DIR:
+			o->upgrade_dir = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -255,6 +270,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (o->config && o->root) {
 		log_msg(LOG_ERR, NULL, "--config and --root cannot be combined");
+		return -1;
+	}
+	if (o->action == ACT_UPGRADE_PREPARE && !o->unit) {
+		log_msg(LOG_ERR, NULL, "--upgrade-prepare needs --unit");
 		return -1;
 	}
 	if (o->action == ACT_RUN && optind >= argc) {
@@ -323,6 +342,69 @@ static bool refuse_or_warn(bool require, char *refused, char *warned, const char
 	return require;
 }
 
+/*
+ * An upgraded start: --upgrade-prepare (root, ExecStartPre=+) granted this
+ * start, by its $INVOCATION_ID, a window in sync after an async fault of
+ * the unit.  The kernel's timed upgrade (patch 0008) makes the whole
+ * process tree check synchronously until then and asynchronously after,
+ * without a restart; glibc still asks for async.
+ */
+static void apply_upgrade(const struct opts *o, const char *unit, uint64_t window_ns)
+{
+	const char *inv = getenv("INVOCATION_ID");
+	struct upgrade_rec g;
+	uint64_t until_boot, until_usec;
+	char span[64], when[64], until_s[64], fault_usec[32];
+	int r = upgrade_grant_for(o->upgrade_dir, unit, inv, &g);
+	struct tm tm;
+	time_t t;
+
+	if (r == 0)
+		return;
+	if (r < 0) {
+		log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+			"%s: cannot use the upgrade grant in %s/upgrade-grant: %s: running in async",
+			unit, o->upgrade_dir ? o->upgrade_dir : UPGRADE_BASE_DIR, strerror(-r));
+		return;
+	}
+	until_boot = upgrade_boottime_ns() + window_ns;
+	until_usec = upgrade_realtime_usec() + window_ns / 1000;
+	r = upgrade_set_kernel(until_boot);
+	if (r < 0) {
+		log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+			"%s: an upgraded start after the async fault was granted, but this kernel has no timed upgrade (PR_SET_MTE_UPGRADE: %s): running in async",
+			unit, strerror(-r));
+		return;
+	}
+	duration_format(window_ns, span, sizeof(span));
+	t = (time_t)(g.fault_usec / 1000000);
+	if (!g.fault_usec || !localtime_r(&t, &tm) || !strftime(when, sizeof(when), "%H:%M:%S", &tm))
+		snprintf(when, sizeof(when), "(unknown time)");
+	t = (time_t)(until_usec / 1000000);
+	if (!localtime_r(&t, &tm) || !strftime(until_s, sizeof(until_s), "%H:%M:%S", &tm))
+		snprintf(until_s, sizeof(until_s), "?");
+	snprintf(fault_usec, sizeof(fault_usec), "%llu", (unsigned long long)g.fault_usec);
+	if (log_to_journal() && sdlib()) {
+		sdlib()->journal_send("MESSAGE=%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",
+				      unit, until_s, span, when, g.fault_comm[0] ? " in " : "", g.fault_comm,
+				      "PRIORITY=%d", LOG_NOTICE,
+				      "MESSAGE_ID=%s", MSGID_UPGRADED,
+				      "SYSLOG_IDENTIFIER=mtag-launcher",
+				      "MTAG_UNIT=%s", unit,
+				      "MTAG_MODE=sync",
+				      "MTAG_UPGRADED_FROM=async",
+				      "MTAG_UPGRADE_NSEC=%llu", (unsigned long long)window_ns,
+				      "MTAG_UPGRADE_UNTIL_USEC=%llu", (unsigned long long)until_usec,
+				      "MTAG_UPGRADE_UNTIL_BOOTTIME_NSEC=%llu", (unsigned long long)until_boot,
+				      "MTAG_UPGRADE_FAULT_USEC=%s", fault_usec,
+				      "MTAG_UPGRADE_FAULT_CURSOR=%s", g.fault_cursor, NULL);
+	} else {
+		log_msg(LOG_NOTICE, MSGID_UPGRADED,
+			"%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s",
+			unit, until_s, span, when);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -343,7 +425,8 @@ int main(int argc, char **argv)
 	first = parse_args(argc, argv, &o);
 	if (first < 0)
 		return EXIT_USAGE;
-	log_setup("mtag-launcher", o.action == ACT_RUN ? LOG_AUTO : LOG_STDERR, o.quiet);
+	log_setup("mtag-launcher", o.action == ACT_RUN || o.action == ACT_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
+		  o.quiet);
 
 	switch (o.action) {
 	case ACT_CPU_PREFERRED: {
@@ -351,6 +434,8 @@ int main(int argc, char **argv)
 
 		return admin_apply_cpu_preferred(&co, o.strict);
 	}
+	case ACT_UPGRADE_PREPARE:
+		return upgrade_prepare(o.upgrade_dir, o.unit, getenv("INVOCATION_ID"));
 	default:
 		break;
 	}
@@ -452,6 +537,15 @@ int main(int argc, char **argv)
 
 			printf("reenable: %s\n", duration_format(reenable, span, sizeof(span)));
 		}
+		if (mode == MTAG_MODE_ASYNC) {
+			char span[64];
+
+			if (e && e->upgrade_ns)
+				printf("upgrade: %s in sync after an async fault (once per boot)\n",
+				       duration_format(e->upgrade_ns, span, sizeof(span)));
+			else
+				printf("upgrade: no\n");
+		}
 		printf("tunable: %u\n", value);
 		{
 			long cur = hw ? execdef_get() : -EINVAL;
@@ -532,6 +626,9 @@ int main(int argc, char **argv)
 			log_msg(LOG_WARNING, NULL, "%s: cannot set the kernel's MTE exec default: %s; the service gets the mode through GLIBC_TUNABLES only",
 				unit ? unit : "-", strerror(-r));
 	}
+
+	if (mode == MTAG_MODE_ASYNC && hw && e && e->upgrade_ns && unit)
+		apply_upgrade(&o, unit, e->upgrade_ns);
 
 	if (tunables_apply(value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));

@@ -30,6 +30,7 @@
 #include "mtagctl.h"
 #include "mtagctl-sd.h"
 #include "procmaps.h"
+#include "duration.h"
 #include "util.h"
 
 struct fault_rec {
@@ -45,6 +46,12 @@ struct fault_rec {
 	char core_note[256];      /* why the core was not used, or "" */
 	char *stack;              /* systemd-coredump's stack trace, or NULL */
 	uint64_t alloc_size;
+	/* The upgraded start (mtag-policy.conf(5), upgrade=). */
+	char upgrade_next[16];     /* async: yes | limit | error */
+	char upgrade_nsec[24];
+	char upgraded_from[512];   /* sync: the async fault's kernel cursor */
+	uint64_t upgraded_from_usec;
+	uint64_t upgrade_start_usec, upgrade_until_usec; /* the launcher's entry */
 };
 
 static char *field_dup(sd_journal *j, const char *name)
@@ -95,6 +102,15 @@ static void read_rec(sd_journal *j, struct fault_rec *r)
 	sd_ctl_field(j, "MTAG_CAUSE_CONFIDENCE", r->confidence, sizeof(r->confidence));
 	sd_ctl_field(j, "MTAG_CAUSE_TEXT", r->text, sizeof(r->text));
 	sd_ctl_field(j, "MTAG_KERNEL_MESSAGE", r->kernel, sizeof(r->kernel));
+	sd_ctl_field(j, "MTAG_UPGRADE_NEXT", r->upgrade_next, sizeof(r->upgrade_next));
+	sd_ctl_field(j, "MTAG_UPGRADE_NSEC", r->upgrade_nsec, sizeof(r->upgrade_nsec));
+	sd_ctl_field(j, "MTAG_UPGRADED_FROM", r->upgraded_from, sizeof(r->upgraded_from));
+	{
+		char v[32] = "";
+
+		sd_ctl_field(j, "MTAG_UPGRADED_FROM_USEC", v, sizeof(v));
+		r->upgraded_from_usec = strtoull(v, NULL, 10);
+	}
 	if (!r->unit[0])
 		snprintf(r->unit, sizeof(r->unit), "-");
 }
@@ -221,6 +237,67 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 	free(data);
 }
 
+/* The launcher's entry of the upgraded start that R's async fault caused:
+ * when it started and until when it ran in sync.  Only an entry that
+ * journald attributes to the unit itself (_SYSTEMD_UNIT) counts. */
+static void add_upgrade_start(struct fault_rec *r)
+{
+	sd_journal *j;
+	char m[700], v[32];
+
+	if (!r->upgraded_from[0] || sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+		return;
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_UPGRADED_START, 0);
+	snprintf(m, sizeof(m), "MTAG_UPGRADE_FAULT_CURSOR=%s", r->upgraded_from);
+	sd_journal_add_match(j, m, 0);
+	snprintf(m, sizeof(m), "_SYSTEMD_UNIT=%s", r->unit);
+	sd_journal_add_match(j, m, 0);
+	if (sd_journal_next(j) > 0) {
+		sd_journal_get_realtime_usec(j, &r->upgrade_start_usec);
+		v[0] = '\0';
+		sd_ctl_field(j, "MTAG_UPGRADE_UNTIL_USEC", v, sizeof(v));
+		r->upgrade_until_usec = strtoull(v, NULL, 10);
+	}
+	sd_journal_close(j);
+}
+
+static void hms(uint64_t usec, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+
+	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+		snprintf(buf, len, "?");
+}
+
+static void print_upgrade(const struct fault_rec *r)
+{
+	char a[16], b[16], c2[16], d[16], e_text[2048];
+
+	if (r->upgraded_from[0]) {
+		hms(r->upgraded_from_usec, a, sizeof(a));
+		hms(r->usec, d, sizeof(d));
+		printf("    upgrade: async fault at %s -> upgraded start", a);
+		if (r->upgrade_start_usec) {
+			hms(r->upgrade_start_usec, b, sizeof(b));
+			hms(r->upgrade_until_usec, c2, sizeof(c2));
+			printf(" at %s (sync until %s)", b, c2);
+		}
+		printf(" -> sync fault at %s: %s\n", d,
+		       r->text[0] ? cescape(r->text, e_text, sizeof(e_text)) :
+		       r->cause[0] ? cescape(r->cause, e_text, sizeof(e_text)) : "cause unknown");
+	} else if (strcmp(r->upgrade_next, "yes") == 0) {
+		char span[64] = "its upgrade= window";
+		uint64_t ns = strtoull(r->upgrade_nsec, NULL, 10);
+
+		if (ns)
+			duration_format(ns, span, sizeof(span));
+		printf("    upgrade: the next start runs in sync for %s, so that the bug is caught exactly\n", span);
+	} else if (strcmp(r->upgrade_next, "limit") == 0) {
+		printf("    upgrade: none, the upgraded start of this boot was used (once per boot)\n");
+	}
+}
+
 static void print_time(uint64_t usec, char *buf, size_t len)
 {
 	time_t t = (time_t)(usec / 1000000);
@@ -266,6 +343,7 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 		printf("    pc:     %s  %s\n", ESC(pc), r->pc_object[0] ? ESC(pc_object) : "(binary unknown: the process was gone)");
 	if (r->mode[0])
 		printf("    mode:   %s\n", ESC(mode));
+	print_upgrade(r);
 	if (r->has_core) {
 		printf("    core:   %s%s%s\n", ESC(core_file), r->core_note[0] ? "; " : "", ESC(core_note));
 		if (r->stack) {
@@ -333,12 +411,28 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 		json_null(w);
 	}
 	json_kv_string(w, "kernel_message", r->kernel);
+	json_kv_string(w, "upgrade_next", r->upgrade_next[0] ? r->upgrade_next : NULL);
+	json_key(w, "upgraded_from");
+	if (r->upgraded_from[0]) {
+		json_begin_object(w);
+		json_kv_string(w, "kernel_cursor", r->upgraded_from);
+		json_kv_uint(w, "time_usec", r->upgraded_from_usec);
+		json_key(w, "upgraded_start_usec");
+		if (r->upgrade_start_usec)
+			json_uint(w, r->upgrade_start_usec);
+		else
+			json_null(w);
+		json_end_object(w);
+	} else {
+		json_null(w);
+	}
 	json_end_object(w);
 }
 
 static void emit(const struct ctl *c, struct json *w, struct fault_rec *r, bool stream)
 {
 	add_core(c, r);
+	add_upgrade_start(r);
 	if (c->json) {
 		json_rec(w, r);
 		if (stream) {

@@ -32,6 +32,7 @@ static void per_unit(struct prom *p, const struct svc_state *rows, size_t n, con
 static int is_protected(const struct svc_state *s) { return s->verdict == V_PROTECTED; }
 static int is_report(const struct svc_state *s) { return s->verdict == V_REPORT_ONLY; }
 static int is_as_asked(const struct svc_state *s) { return s->as_asked; }
+static int is_upgraded(const struct svc_state *s) { return s->upgraded_procs > 0; }
 
 static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool hw_mte)
 {
@@ -76,6 +77,13 @@ static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool
 					(const char *[]){ "unit", rows[i].unit, "cause",
 							  mte_cause_name((enum mte_cause)k), NULL },
 					rows[i].by_cause[k]);
+	prom_family(p, "mtag_upgrades_total", "counter",
+		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (the launcher's journal entries).");
+	for (size_t i = 0; i < n; i++)
+		prom_sample_u64(p, "mtag_upgrades_total", (const char *[]){ "unit", rows[i].unit, NULL },
+				rows[i].upgrades);
+	per_unit(p, rows, n, "mtag_upgraded",
+		 "1 while the service runs in sync after an async fault (upgrade=), until its window ends.", is_upgraded);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	prom_family(p, "mtag_last_update_timestamp_seconds", "gauge", "When mtagctl wrote these metrics.");
 	prom_sample_u64(p, "mtag_last_update_timestamp_seconds", NULL, (uint64_t)ts.tv_sec);

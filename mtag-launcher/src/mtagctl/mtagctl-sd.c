@@ -386,3 +386,29 @@ int sd_ctl_count_faults(const char *unit, unsigned counts[5])
 	sd_journal_close(j);
 	return total;
 }
+
+int sd_ctl_count_upgrades(const char *unit)
+{
+	sd_journal *j;
+	sd_id128_t boot;
+	char m[300], id[33];
+	int r, total = 0;
+
+	if (!unit)
+		return 0;
+	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+	if (r < 0)
+		return r;
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_UPGRADED_START, 0);
+	if (sd_id128_get_boot(&boot) >= 0) {
+		snprintf(m, sizeof(m), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
+		sd_journal_add_match(j, m, 0);
+	}
+	/* journald's own field: the unit the writer runs in. */
+	snprintf(m, sizeof(m), "_SYSTEMD_UNIT=%s", unit);
+	sd_journal_add_match(j, m, 0);
+	SD_JOURNAL_FOREACH(j)
+		total++;
+	sd_journal_close(j);
+	return total;
+}

@@ -69,4 +69,8 @@ int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launc
  * the total or -errno. */
 int sd_ctl_count_faults(const char *unit, unsigned counts[5]);
 
+/* Upgraded starts of UNIT this boot: the launcher's MSGID_UPGRADED_START
+ * entries that journald attributes to the unit.  Count or -errno. */
+int sd_ctl_count_upgrades(const char *unit);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -27,6 +28,7 @@
 #include "mtagctl-status.h"
 #include "mtagctl-verdict.h"
 #include "policy.h"
+#include "upgrade.h"
 #include "util.h"
 
 const char *verdict_name(enum verdict v)
@@ -159,6 +161,19 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		s->threads_suspended += m.threads_suspended;
 		if (m.report_on)
 			s->report_on_procs++;
+		if (m.upgrade_until_ns) {
+			struct timespec bt, rt;
+			unsigned long long bn, usec;
+
+			clock_gettime(CLOCK_BOOTTIME, &bt);
+			clock_gettime(CLOCK_REALTIME, &rt);
+			bn = (unsigned long long)bt.tv_sec * 1000000000ULL + (unsigned long long)bt.tv_nsec;
+			usec = (unsigned long long)rt.tv_sec * 1000000ULL + (unsigned long long)rt.tv_nsec / 1000 +
+			       (m.upgrade_until_ns > bn ? (m.upgrade_until_ns - bn) / 1000 : 0);
+			s->upgraded_procs++;
+			if (usec > s->upgrade_until_usec)
+				s->upgrade_until_usec = usec;
+		}
 		if (!m.has_tcf_line) {
 			s->running_known = false;
 			continue;
@@ -213,6 +228,17 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 
 	r = sd_ctl_count_faults(u && u->name ? u->name : NULL, s->by_cause);
 	s->faults = r > 0 ? (unsigned)r : 0;
+	r = sd_ctl_count_upgrades(u && u->name ? u->name : NULL);
+	s->upgrades = r > 0 ? (unsigned)r : 0;
+	if (s->upgraded_procs) {
+		/* The async fault's time: the grant is world-readable. */
+		struct upgrade_rec g;
+		char *gp = upgrade_path(NULL, "upgrade-grant", s->unit, NULL);
+
+		if (upgrade_read(gp, &g) > 0)
+			s->upgrade_fault_usec = g.fault_usec;
+		free(gp);
+	}
 	if (u && u->name && u->invocation[0])
 		le_found = sd_ctl_launcher_entry(u->invocation, u->name, &le) > 0;
 
@@ -320,6 +346,12 @@ static void json_row(struct json *w, const struct svc_state *s)
 		json_kv_uint(w, mte_cause_name((enum mte_cause)k), s->by_cause[k]);
 	json_end_object(w);
 	json_kv_string(w, "verdict", verdict_name(s->verdict));
+	json_kv_uint(w, "upgrades", s->upgrades);
+	json_key(w, "upgraded_until_usec");
+	if (s->upgraded_procs)
+		json_uint(w, s->upgrade_until_usec);
+	else
+		json_null(w);
 	json_kv_string(w, "reason", s->reason);
 	json_kv_bool(w, "as_asked", s->as_asked);
 	json_end_object(w);
@@ -420,6 +452,14 @@ static void print_pid(const struct ctl *c, const struct svc_state *s, pid_t pid)
 			       duration_format(m.report_reenable_ns, span, sizeof(span)));
 		else
 			printf("report mode:    on (a thread runs unchecked after its first fault)\n");
+	}
+	if (m.upgrade_until_ns) {
+		char until[16], fault[16];
+
+		clock_hms(s->upgrade_until_usec, until, sizeof(until));
+		clock_hms(s->upgrade_fault_usec, fault, sizeof(fault));
+		printf("upgrade:        upgraded to sync until %s after the async fault at %s (MTE_TCF shows the mode asked for, which comes back then)\n",
+		       until, fault);
 	}
 	printf("threads:        %u", m.threads);
 	if (m.has_report_line && m.threads_suspended) {

@@ -34,6 +34,12 @@ struct svc_state {
 	/* Where the processes' modes came from (proc_mode_origin()). */
 	unsigned origin_env, origin_kernel;
 	unsigned threads_suspended;
+	/* An upgraded start (upgrade=): processes under the kernel's timed
+	 * upgrade, its deadline (CLOCK_REALTIME us) and the async fault's
+	 * time (from the grant in /run/mtag/upgrade-grant), 0: unknown. */
+	unsigned upgraded_procs;
+	unsigned upgrades;        /* upgraded starts this boot (journal) */
+	unsigned long long upgrade_until_usec, upgrade_fault_usec;
 	unsigned long long anon_kb, mt_anon_kb;
 	unsigned long long malloc_kb, mt_malloc_kb; /* malloc-able (smaps.h): the verdict's */
 	/* Faults of this boot (mtag-faultd's entries), by cause. */

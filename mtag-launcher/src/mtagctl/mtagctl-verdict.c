@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "smaps.h"
 
@@ -80,9 +81,29 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 				 "; mode from the kernel's exec default in %u (no tunable reached them), from the environment in %u",
 				 s->origin_kernel, s->origin_env);
 		}
+		if (s->upgraded_procs) {
+			size_t o = strlen(s->reason);
+			char until[16], fault[16];
+
+			clock_hms(s->upgrade_until_usec, until, sizeof(until));
+			clock_hms(s->upgrade_fault_usec, fault, sizeof(fault));
+			snprintf(s->reason + o, sizeof(s->reason) - o,
+				 "; upgraded to sync until %s after the async fault at %s%s",
+				 until, fault,
+				 s->upgraded_procs < s->procs ? " (not in every process)" : "");
+		}
 	}
 #undef NOT
 	/* A policy asked for MTE and this is not it. */
 	if (s->verdict == V_NOT_PROTECTED && s->has_policy && s->mode != MTAG_MODE_OFF)
 		s->as_asked = false;
+}
+
+void clock_hms(unsigned long long usec, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+
+	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
+		snprintf(buf, len, "?");
 }

@@ -37,4 +37,7 @@ struct svc_facts {
  * and report fields (which it reads only). */
 void svc_verdict(const struct svc_facts *f, struct svc_state *s);
 
+/* USEC (CLOCK_REALTIME microseconds) as local HH:MM:SS; "?" for 0. */
+void clock_hms(unsigned long long usec, char *buf, size_t len);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "duration.h"
 #include "unitname.h"
+#include "upgrade.h"
 #include "util.h"
 
 #define SERVICE_SUFFIX ".service"
@@ -308,7 +309,7 @@ static void add_entry(struct policy *p, const struct policy_entry *e)
 
 /* The options of a service entry, KEY=VALUE after its mode.  A new key is
  * a row here and a field of struct policy_entry (policy.h). */
-enum option_type { OPT_ON_OFF, OPT_YES_NO, OPT_DURATION };
+enum option_type { OPT_ON_OFF, OPT_YES_NO, OPT_DURATION, OPT_DURATION_NO };
 static const struct option_key {
 	const char *name;
 	enum option_type type;
@@ -318,6 +319,7 @@ static const struct option_key {
 	{ "require", OPT_YES_NO, offsetof(struct policy_entry, require) },
 	{ "strict", OPT_YES_NO, offsetof(struct policy_entry, strict) },
 	{ "reenable", OPT_DURATION, 0 },
+	{ "upgrade", OPT_DURATION_NO, 0 },
 };
 #define N_OPTION_KEYS (sizeof(option_keys) / sizeof(option_keys[0]))
 
@@ -326,6 +328,7 @@ static const char *option_list(bool syntax)
 {
 	static const char *const value[] = {
 		[OPT_ON_OFF] = "=on|off", [OPT_YES_NO] = "=yes|no", [OPT_DURATION] = "=DURATION",
+		[OPT_DURATION_NO] = "=DURATION|no",
 	};
 	static char buf[2][256];
 	char *b = buf[syntax];
@@ -339,6 +342,44 @@ static const char *option_list(bool syntax)
 	return b;
 }
 
+/*
+ * upgrade=DURATION|no on an async entry.  A bad value is an error that
+ * keeps the entry, in its mode, with the default window: dropping the
+ * line would hand the service to another entry, and "no" would be the
+ * weaker reading.
+ */
+static void parse_upgrade(struct policy *p, const char *file, unsigned lineno,
+			  const char *pattern, const char *val, struct policy_entry *e)
+{
+	const char *why = NULL;
+	uint64_t ns = 0;
+	bool no = strcmp(val, "no") == 0;
+
+	if (!no && duration_parse(val, &ns, &why) == 0) {
+		if (ns == 0)
+			why = "must be more than 0 (upgrade=no turns it off)";
+		else if (ns == DURATION_INFINITY)
+			why = "must be finite (the service goes back to async after it)";
+	}
+	if (why) {
+		char span[64];
+
+		policy_diag(p, DIAG_ERROR, file, lineno,
+			    "upgrade=%s: %s (expected a time span such as 60s or 10min, or no); '%s' keeps mode %s, with upgrade=%s",
+			    val, why, pattern, mode_name(e->mode),
+			    e->mode == MTAG_MODE_ASYNC ?
+				    duration_format(UPGRADE_DEFAULT_NS, span, sizeof(span)) : "no");
+		return;
+	}
+	if (e->mode != MTAG_MODE_ASYNC) {
+		policy_diag(p, DIAG_WARNING, file, lineno,
+			    "upgrade=%s only has an effect in mode async ('%s' is %s)",
+			    val, pattern, mode_name(e->mode));
+		return;
+	}
+	e->upgrade_ns = no ? 0 : ns;
+}
+
 static void parse_line(struct policy *p, const char *file, unsigned lineno, char *s)
 {
 	char *tok[MAX_TOKENS];
@@ -346,7 +387,7 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	char *save = NULL, *t;
 	struct policy_entry e;
 	bool seen[N_OPTION_KEYS] = { false }, is_cpu;
-	const char *reenable_val = NULL;
+	const char *reenable_val = NULL, *upgrade_val = NULL;
 	enum entry_kind kind;
 	enum mtag_mode mode;
 	char *hash = strchr(s, '#');
@@ -405,6 +446,7 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 	e.heap = true;
 	e.require = false;
 	e.reenable_ns = DURATION_INFINITY;
+	e.upgrade_ns = mode == MTAG_MODE_ASYNC ? UPGRADE_DEFAULT_NS : 0;
 	e.file = policy_add_file(p, file);
 	e.line = lineno;
 	e.rank = p->rank;
@@ -443,6 +485,10 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			reenable_val = val;
 			continue;
 		}
+		if (o->type == OPT_DURATION_NO) {
+			upgrade_val = val; /* as reenable= */
+			continue;
+		}
 		if (parse_bool(val, &b) < 0) {
 			policy_diag(p, DIAG_ERROR, file, lineno, "%s=%s: expected %s",
 				    key, val, o->type == OPT_ON_OFF ? "on or off" : "yes or no");
@@ -479,6 +525,8 @@ static void parse_line(struct policy *p, const char *file, unsigned lineno, char
 			e.reenable_ns = ns;
 		}
 	}
+	if (upgrade_val)
+		parse_upgrade(p, file, lineno, tok[0], upgrade_val, &e);
 	e.pattern = xstrdup(tok[0]);
 	add_entry(p, &e);
 }
@@ -563,7 +611,7 @@ char *policy_entry_options(const struct policy_entry *e)
 		{ "min", 60000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
 		{ "us", 1000ULL }, { "ns", 1ULL },
 	};
-	char reenable[64] = "";
+	char reenable[64] = "", upgrade[64] = "";
 
 	if (e->mode == MTAG_MODE_REPORT && e->reenable_ns != DURATION_INFINITY) {
 		/* The largest unit that gives it exactly, in one word. */
@@ -574,6 +622,17 @@ char *policy_entry_options(const struct policy_entry *e)
 				break;
 			}
 	}
-	return xasprintf("%s%s%s%s%s", mode_name(e->mode), e->heap ? "" : " heap=off",
-			 e->require ? " require=yes" : "", e->strict ? " strict=yes" : "", reenable);
+	if (e->mode == MTAG_MODE_ASYNC && e->upgrade_ns == 0) {
+		snprintf(upgrade, sizeof(upgrade), " upgrade=no");
+	} else if (e->mode == MTAG_MODE_ASYNC && e->upgrade_ns != UPGRADE_DEFAULT_NS) {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (e->upgrade_ns % units[i].ns == 0) {
+				snprintf(upgrade, sizeof(upgrade), " upgrade=%llu%s",
+					 (unsigned long long)(e->upgrade_ns / units[i].ns), units[i].name);
+				break;
+			}
+	}
+	return xasprintf("%s%s%s%s%s%s", mode_name(e->mode), e->heap ? "" : " heap=off",
+			 e->require ? " require=yes" : "", e->strict ? " strict=yes" : "", reenable,
+			 upgrade);
 }

@@ -35,6 +35,8 @@ struct policy_entry {
 	bool strict;     /* refuse to start when the policy has errors */
 	uint64_t reenable_ns; /* report: checks back on after this much CPU
 			       * time of a thread; DURATION_INFINITY: never */
+	uint64_t upgrade_ns; /* async: after an async fault, the next start
+			      * runs in sync this long (0: upgrade=no) */
 	const char *file; /* owned by struct policy's file list */
 	unsigned line;
 	unsigned rank;    /* the source's priority: POLICY_RANK_* */
@@ -112,7 +114,7 @@ unsigned mode_tunable_value(enum mtag_mode mode, bool heap);
  * unit pattern ("sync", "report reenable=500ms require=yes", ...), for
  * mtag-generator to hand the resolved entry to the launcher
  * (--policy-entry): parsing the result gives the same mode, heap,
- * require, strict and reenable.  Malloc'ed. */
+ * require, strict, reenable and upgrade.  Malloc'ed. */
 char *policy_entry_options(const struct policy_entry *e);
 
 /* Is NAME a syntactically valid unit name (not a pattern)? */

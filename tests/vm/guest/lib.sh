@@ -35,7 +35,9 @@ mode_tcf() { case "$1" in off) echo none ;; async) echo async ;; sync|report) ec
 # The re-enable time of the report column, and the CPU time the inject
 # library's "spin" trigger uses (more than that).
 REPORT_REENABLE=${MTAG_REPORT_REENABLE:-300ms}
-mode_opts() { case "$1" in report) echo " reenable=$REPORT_REENABLE" ;; esac; }
+# The async column tests plain async: its crashes must not upgrade the
+# next start (upgrade.sh tests that).
+mode_opts() { case "$1" in report) echo " reenable=$REPORT_REENABLE" ;; async) echo " upgrade=no" ;; esac; }
 
 cursor() { journalctl -n0 --show-cursor 2>/dev/null | sed -n 's/^-- cursor: //p'; }
 # since CURSOR: every journal message after CURSOR.  No field matches here:

@@ -30,7 +30,9 @@
 # (postgres.sh: postgresql@15-main under sync through the kernel's exec
 # default, an injected bug in a backend), and mtagctl/*
 # (mtagctl.sh: status verdicts, faults with causes and cores, the
-# structured journal entries, the Prometheus file).
+# structured journal entries, the Prometheus file), upgrade/* (upgrade.sh:
+# memcached under "async upgrade=": the upgraded start after an async
+# crash, the exact report, the return to async, the per-boot limit).
 # Prints PASS/FAIL/SKIP lines (also to $S/results/results.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -468,6 +470,10 @@ jemalloc_section() {
 # mtagctl and mtag-faultd (tests/vm/guest/mtagctl.sh).
 . "$(dirname "$0")/mtagctl.sh"
 [ -z "${MTAG_NO_MTAGCTL:-}" ] && mtagctl_section
+
+# The upgraded start after an async fault (tests/vm/guest/upgrade.sh).
+. "$(dirname "$0")/upgrade.sh"
+[ -z "${MTAG_NO_UPGRADE:-}" ] && upgrade_section
 
 # systemd as the oracle for the generator over every unit of the image
 # (tests/vm/guest/oracle.sh).

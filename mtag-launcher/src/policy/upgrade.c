@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* upgrade.c -- the upgraded start's state files and prctl (see upgrade.h). */
+#include "upgrade.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "duration.h"
+#include "log.h"
+#include "sdlib.h"
+#include "util.h"
+
+#define REC_MAX 8192
+
+char *upgrade_path(const char *dir, const char *sub, const char *unit, const char *suffix)
+{
+	return xasprintf("%s/%s%s%s%s", dir ? dir : UPGRADE_BASE_DIR, sub, unit ? "/" : "",
+			 unit ? unit : "", suffix ? suffix : "");
+}
+
+static const char *dir_unsafe(const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode))
+		return "not a directory";
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "not owned by root";
+	if (st->st_mode & 022)
+		return "writable by group or others";
+	return NULL;
+}
+
+int upgrade_dir_ensure(const char *dir, const char *sub, unsigned mode, const char **why)
+{
+	char *base = xstrdup(dir ? dir : UPGRADE_BASE_DIR);
+	char *path = upgrade_path(dir, sub, NULL, NULL);
+	struct stat st;
+	int r = 0;
+
+	*why = NULL;
+	if (mkdir(base, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+		*why = "cannot create its parent";
+		goto out;
+	}
+	if (mkdir(path, mode) < 0 && errno != EEXIST) {
+		r = -errno;
+		*why = "cannot create it";
+		goto out;
+	}
+	if (lstat(path, &st) < 0) {
+		r = -errno;
+		*why = "cannot stat it";
+		goto out;
+	}
+	*why = dir_unsafe(&st);
+	if (*why)
+		r = -EPERM;
+out:
+	free(base);
+	free(path);
+	return r;
+}
+
+int upgrade_write(const char *path, const struct upgrade_rec *r, unsigned mode)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f;
+	int fd, err = 0;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (fchmod(fd, mode) < 0) {
+		err = -errno;
+		close(fd);
+		goto out;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		goto out;
+	}
+	fprintf(f, "fault_usec=%" PRIu64 "\n", r->fault_usec);
+	if (r->fault_cursor[0])
+		fprintf(f, "fault_cursor=%s\n", r->fault_cursor);
+	if (r->fault_comm[0])
+		fprintf(f, "fault_comm=%s\n", r->fault_comm);
+	if (r->invocation[0])
+		fprintf(f, "invocation=%s\n", r->invocation);
+	if (r->window_ns)
+		fprintf(f, "window_ns=%" PRIu64 "\n", r->window_ns);
+	if (r->granted_usec)
+		fprintf(f, "granted_usec=%" PRIu64 "\n", r->granted_usec);
+	if (ferror(f) | (fclose(f) != 0))
+		err = -EIO;
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+out:
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+static void copy_val(char *dst, size_t size, const char *v, size_t len)
+{
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, v, len);
+	dst[len] = '\0';
+	/* One line of printable text: nothing that could forge another. */
+	for (char *c = dst; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static uint64_t num_val(const char *v, size_t len)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (v[i] < '0' || v[i] > '9' || n > (UINT64_MAX - 9) / 10)
+			return 0;
+		n = n * 10 + (uint64_t)(v[i] - '0');
+	}
+	return n;
+}
+
+void upgrade_parse(const char *buf, struct upgrade_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	while (*buf) {
+		const char *nl = strchr(buf, '\n'), *eq;
+		size_t len = nl ? (size_t)(nl - buf) : strlen(buf);
+
+		eq = memchr(buf, '=', len);
+		if (eq) {
+			size_t kl = (size_t)(eq - buf), vl = len - kl - 1;
+			const char *v = eq + 1;
+
+#define KEY(k) (kl == strlen(k) && strncmp(buf, k, kl) == 0)
+			if (KEY("fault_usec"))
+				r->fault_usec = num_val(v, vl);
+			else if (KEY("fault_cursor"))
+				copy_val(r->fault_cursor, sizeof(r->fault_cursor), v, vl);
+			else if (KEY("fault_comm"))
+				copy_val(r->fault_comm, sizeof(r->fault_comm), v, vl);
+			else if (KEY("invocation"))
+				copy_val(r->invocation, sizeof(r->invocation), v, vl);
+			else if (KEY("window_ns"))
+				r->window_ns = num_val(v, vl);
+			else if (KEY("granted_usec"))
+				r->granted_usec = num_val(v, vl);
+#undef KEY
+		}
+		buf += len + (nl ? 1 : 0);
+	}
+}
+
+int upgrade_read(const char *path, struct upgrade_rec *r)
+{
+	char *buf = NULL;
+	size_t len;
+	int fd, e;
+
+	memset(r, 0, sizeof(*r));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	e = read_fd_all(fd, REC_MAX, &buf, &len);
+	close(fd);
+	if (e < 0)
+		return e;
+	upgrade_parse(buf, r);
+	free(buf);
+	return 1;
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t upgrade_boottime_ns(void)
+{
+	return clock_ns(CLOCK_BOOTTIME);
+}
+
+uint64_t upgrade_realtime_usec(void)
+{
+	return clock_ns(CLOCK_REALTIME) / 1000;
+}
+
+int upgrade_set_kernel(uint64_t until_ns)
+{
+#if defined(__aarch64__)
+	if (prctl(PR_SET_MTE_UPGRADE, (unsigned long)until_ns, 0, 0, 0) < 0)
+		return -errno;
+	return 0;
+#else
+	(void)until_ns;
+	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
+#endif
+}
+
+static bool invocation_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n != 32)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static void fmt_time(uint64_t usec, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+
+	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "(unknown time)");
+}
+
+/*
+ * Did the kernel log an async fault line of UNIT (its cgroup ends in
+ * "/UNIT") in the last RECENT_USEC?  Read from /dev/kmsg (root), kernel
+ * lines only (facility 0).  Used only to wait for mtag-faultd's record:
+ * systemd may restart a service (RestartSec= defaults to 100 ms) before
+ * faultd has read the line from the journal.
+ */
+#define RECENT_USEC (60ULL * 1000000ULL)
+static bool kmsg_recent_async_fault(const char *unit)
+{
+	char rec[8192];
+	struct timespec ts;
+	uint64_t now;
+	bool found = false;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		unsigned prio;
+		unsigned long long seq, usec;
+		const char *msg, *cg, *end;
+		size_t ul = strlen(unit);
+
+		if (n < 0 && errno == EPIPE)
+			continue; /* overwritten under us: go on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		if (sscanf(rec, "%u,%llu,%llu", &prio, &seq, &usec) != 3 || prio > 7)
+			continue;
+		msg = strchr(rec, ';');
+		if (!msg || now - usec > RECENT_USEC)
+			continue;
+		msg++;
+		end = msg + strcspn(msg, "\n");
+		if (strncmp(msg, "mte: async tag check fault in ", 30) != 0)
+			continue;
+		cg = strstr(msg, " cgroup ");
+		if (!cg || cg > end || memmem(msg, (size_t)(end - msg), "(report mode", 12))
+			continue;
+		if ((size_t)(end - msg) > ul && end[-(long)ul - 1] == '/' &&
+		    memcmp(end - ul, unit, ul) == 0)
+			found = true;
+	}
+	close(fd);
+	return found;
+}
+
+int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
+{
+	char *fault = upgrade_path(dir, "upgrade", unit, ".fault");
+	char *used = upgrade_path(dir, "upgrade", unit, ".used");
+	char *grant = upgrade_path(dir, "upgrade-grant", unit, NULL);
+	struct upgrade_rec f, u;
+	const char *why;
+	char when[64], when_used[64];
+	int r;
+
+	if (!invocation || !invocation_valid(invocation)) {
+		log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+			"%s: --upgrade-prepare needs $INVOCATION_ID (run it as ExecStartPre=+ of the unit): no upgraded start",
+			unit);
+		goto out;
+	}
+	if ((r = upgrade_dir_ensure(dir, "upgrade", 0700, &why)) < 0 ||
+	    (r = upgrade_dir_ensure(dir, "upgrade-grant", 0755, &why)) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: %s/upgrade: %s (%s): no upgraded start",
+			unit, dir ? dir : UPGRADE_BASE_DIR, why, strerror(-r));
+		goto out;
+	}
+	/* A grant is for one start: drop the last one's first. */
+	if (unlink(grant) < 0 && errno != ENOENT)
+		log_msg(LOG_WARNING, NULL, "%s: cannot remove %s: %s", unit, grant, strerror(errno));
+	r = upgrade_read(fault, &f);
+	if (r == 0 && access(used, F_OK) != 0 && kmsg_recent_async_fault(unit)) {
+		/* The kernel logged an async fault of the unit a moment ago:
+		 * give mtag-faultd up to 5 s to record it. */
+		for (int i = 0; i < 50 && r == 0; i++) {
+			struct timespec d = { 0, 100000000L };
+
+			nanosleep(&d, NULL);
+			r = upgrade_read(fault, &f);
+		}
+		if (r == 0)
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: the kernel logged an async tag-check fault of it, but mtag-faultd has not recorded it (is mtag-faultd.service running?): no upgraded start",
+				unit);
+	}
+	if (r == 0)
+		goto out;
+	if (r < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot read %s: %s: no upgraded start",
+			unit, fault, strerror(-r));
+		goto out;
+	}
+	/* Consumed whatever happens next: one record, one decision. */
+	if (unlink(fault) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot remove %s: %s: no upgraded start",
+			unit, fault, strerror(errno));
+		goto out;
+	}
+	fmt_time(f.fault_usec, when, sizeof(when));
+	r = upgrade_read(used, &u);
+	if (r != 0) {
+		fmt_time(u.granted_usec, when_used, sizeof(when_used));
+		if (sdlib() && log_to_journal())
+			sdlib()->journal_send("MESSAGE=%s: async tag-check fault at %s: no upgraded start, the limit of one per boot was used at %s; the service stays in async",
+					      unit, when, when_used, "PRIORITY=%d", LOG_WARNING,
+					      "MESSAGE_ID=%s", MSGID_UPGRADE_REFUSED,
+					      "SYSLOG_IDENTIFIER=mtag-launcher", "MTAG_UNIT=%s", unit,
+					      "MTAG_UPGRADE=limit",
+					      "MTAG_UPGRADE_FAULT_CURSOR=%s", f.fault_cursor,
+					      "MTAG_UPGRADE_FAULT_USEC=%" PRIu64, f.fault_usec, NULL);
+		else
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: async tag-check fault at %s: no upgraded start, the limit of one per boot was used at %s; the service stays in async",
+				unit, when, when_used);
+		goto out;
+	}
+	snprintf(f.invocation, sizeof(f.invocation), "%s", invocation);
+	f.granted_usec = upgrade_realtime_usec();
+	if ((r = upgrade_write(used, &f, 0600)) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot write %s: %s: no upgraded start",
+			unit, used, strerror(-r));
+		goto out;
+	}
+	if ((r = upgrade_write(grant, &f, 0644)) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot write %s: %s: no upgraded start",
+			unit, grant, strerror(-r));
+		goto out;
+	}
+	log_msg(LOG_INFO, NULL, "%s: async tag-check fault at %s: this start (invocation %s) runs in sync for the policy's upgrade= window",
+		unit, when, invocation);
+out:
+	free(fault);
+	free(used);
+	free(grant);
+	return 0;
+}
+
+int upgrade_grant_for(const char *dir, const char *unit, const char *invocation,
+		      struct upgrade_rec *r)
+{
+	char *grant = upgrade_path(dir, "upgrade-grant", unit, NULL);
+	struct stat st;
+	int fd, e;
+	char *buf = NULL;
+	size_t len;
+
+	memset(r, 0, sizeof(*r));
+	if (!invocation || !invocation_valid(invocation)) {
+		free(grant);
+		return 0;
+	}
+	fd = open(grant, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(grant);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	/* Only root (--upgrade-prepare) writes grants. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	e = read_fd_all(fd, REC_MAX, &buf, &len);
+	close(fd);
+	if (e < 0)
+		return e;
+	upgrade_parse(buf, r);
+	free(buf);
+	return strcmp(r->invocation, invocation) == 0 ? 1 : 0;
+}
