@@ -451,8 +451,23 @@ int faultd_cursor_save(const char *dir, const char *cursor, bool durable, const 
 		err = -errno;
 		*what = what_path(dir, "cursor");
 	}
-	if (err)
+	if (err) {
 		unlink(tmp);
+		return err;
+	}
+	/* The rename is in the directory: without its fsync a crash of the
+	 * machine may bring the old cursor back, and with it entries that
+	 * were already written. */
+	if (durable) {
+		int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		*what = what_path(dir, "");
+		if (dfd < 0)
+			return -errno;
+		if (fsync(dfd) < 0)
+			err = -errno;
+		close(dfd);
+	}
 	return err;
 }
 

@@ -56,7 +56,8 @@ char *faultd_state_dir(const char *dir_opt);
 /* DIR/cursor: the journal cursor of the last kernel entry handled.
  * load: 1 and *CURSOR (malloc'ed), 0 when there is none (no file, or an
  * empty one), -errno.  save: writes DIR/cursor.tmp, fdatasync()s it when
- * DURABLE, renames it over DIR/cursor; 0 or -errno.  Either sets *WHAT to
+ * DURABLE, renames it over DIR/cursor and, when DURABLE, fsync()s DIR (the
+ * rename is durable only then); 0 or -errno.  Either sets *WHAT to
  * the file that failed (a static buffer) on error. */
 int faultd_cursor_load(const char *dir, char **cursor, const char **what);
 int faultd_cursor_save(const char *dir, const char *cursor, bool durable,
