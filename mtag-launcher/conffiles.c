@@ -26,6 +26,10 @@
  * an older one is read once (no delay). */
 #define SETTLE_NS (50 * 1000000LL)
 #define SETTLE_MAX_NS (2000 * 1000000LL)
+/* An empty file, or one whose last line has no newline, is what a writer
+ * stalled between its truncate and its last write leaves (descheduled on a
+ * busy machine: 100-250 ms seen): such a file must be older still. */
+#define SETTLE_SUSPECT_NS (1000 * 1000000LL)
 
 /* Drop-in directories, highest priority first: the index is the rank
  * (POLICY_RANK_*) of the entries a file there holds. */
@@ -127,7 +131,8 @@ static bool same_version(const struct stat *a, const struct stat *b)
 }
 
 /* Read FD (whose fstat is *ST) into *BUF once it has settled: unchanged
- * while it was read, and last modified at least SETTLE_NS before.  A
+ * while it was read, and last modified at least SETTLE_NS before
+ * (SETTLE_SUSPECT_NS when empty or without a final newline).  A
  * modification time in the future (a clock set back) counts as settled.
  * Returns 0, 1 when it was still changing after SETTLE_MAX_NS (*BUF is
  * the last read), or -errno. */
@@ -137,7 +142,7 @@ static int read_settled(int fd, const struct stat *st, char **buf, size_t *len)
 	struct stat before = *st, after;
 
 	for (;;) {
-		long long age;
+		long long age, settle;
 		int r;
 
 		if (lseek(fd, 0, SEEK_SET) < 0)
@@ -150,18 +155,23 @@ static int read_settled(int fd, const struct stat *st, char **buf, size_t *len)
 			free(*buf);
 			return r;
 		}
+		settle = *len == 0 || (*buf)[*len - 1] != '\n' ? SETTLE_SUSPECT_NS : SETTLE_NS;
 		age = now_ns(CLOCK_REALTIME) - ts_ns(&after.st_mtim);
-		if (same_version(&before, &after) && (age >= SETTLE_NS || age < -1000000000LL))
+		if (same_version(&before, &after) && (age >= settle || age < -1000000000LL))
 			return 0;
 		if (now_ns(CLOCK_MONOTONIC) - start >= SETTLE_MAX_NS)
 			return 1;
 		free(*buf);
 		{
-			long long wait = SETTLE_NS - (age > 0 ? age : 0);
+			long long wait = settle - (age > 0 ? age : 0);
 			struct timespec t;
 
+			/* Looked at again every 20 ms at most: a suspect file
+			 * that gets its last line is then read at once. */
 			if (wait < 5000000LL)
 				wait = 5000000LL;
+			if (wait > 20000000LL)
+				wait = 20000000LL;
 			t.tv_sec = wait / 1000000000LL;
 			t.tv_nsec = wait % 1000000000LL;
 			while (nanosleep(&t, &t) < 0 && errno == EINTR)

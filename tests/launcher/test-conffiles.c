@@ -274,6 +274,20 @@ static void test_half_written_file_not_applied(void)
 	/* ... and the wait is the settle time, not more. */
 	CHECK(ms_since(&t0) < 1000);
 
+	/* Truncated, and the writer stalled 150 ms before writing (a busy
+	 * machine): an empty file would unwrap everything. */
+	pid = rewrite_in_place(path, "", "x.service sync\n", 150, 1);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+	/* The same, cut inside a line. */
+	pid = rewrite_in_place(path, "x.service sy", "nc\n", 150, 1);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+
 	/* Cut at a line boundary: the entry missing would be "off". */
 	pid = rewrite_in_place(path, "# edited again\n", "x.service sync\n", 30, 1);
 	CHECK(load(NULL) == 1);
