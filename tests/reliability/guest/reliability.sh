@@ -30,8 +30,10 @@ boot_figures() {
 	done
 	echo "$t" >"$R/boot$1-analyze.txt"
 	systemctl --failed --no-legend --plain 2>/dev/null | awk '{print $1}' | sort >"$R/boot$1-failed.txt"
-	# "multi-user.target reached after 1min 2.345s in userspace"
-	local mu; mu=$(sed -n 's/.*multi-user.target reached after \(.*\) in userspace.*/\1/p' <<<"$t")
+	# "multi-user.target @1min 2.345s" (the default target may be
+	# graphical.target, which systemd-analyze time names instead)
+	systemd-analyze critical-chain multi-user.target >"$R/boot$1-chain.txt" 2>&1
+	local mu; mu=$(sed -n 's/^multi-user.target @\([^ ]*\( [0-9.]*m\?s\)\?\).*/\1/p' "$R/boot$1-chain.txt" | head -1)
 	local secs; secs=$(awk '{s = 0; for (i = 1; i <= NF; i++) { v = $i; if (v ~ /min$/) { sub(/min$/, "", v); s += v * 60 } else if (v ~ /ms$/) { sub(/ms$/, "", v); s += v / 1000 } else if (v ~ /s$/) { sub(/s$/, "", v); s += v } } printf "%.3f", s}' <<<"$mu")
 	local kern; kern=$(sed -n 's/^Startup finished in \([^ ]*\) (kernel).*/\1/p' <<<"$t")
 	local wrapped; wrapped=$(ls /run/systemd/generator/*.service.d/zz-mtag-launcher.conf 2>/dev/null | wc -l)
@@ -107,7 +109,7 @@ for mode in off sync report; do
 	wait_for 30 svc_ok nginx
 	a1=$(totals)
 	deaths=$(tail -n +$((errl + 1)) /var/log/nginx/error.log 2>/dev/null | grep -c 'exited on signal 11')
-	rps=$(awk -v n="$ok" -v t="$tsum" 'BEGIN {printf "%.1f", t > 0 ? n / t : 0}')
+	rps=$(awk -v n="$ok" -v t="$tsum" 'BEGIN {printf "%.1f", (t > 0 ? n / t : 0)}')
 	d() { echo $(( $(val "$1" "$a1") - $(val "$1" "$a0") )); }
 	printf '%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n' "$mode" $((rounds * EVERY)) $((ok + bugs_ok)) \
 		$rounds $bugs_ok $fail "$deaths" "$rps" "$(d kernel_lines)" "$(d suppressed_lines)" "$(d faultd_entries)" \
