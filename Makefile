@@ -26,6 +26,8 @@ include mk/launcher.mk
 -include mk/ctl-tests.mk
 # The compatibility run of Debian daemons (make compat, suite compat).
 -include mk/compat.mk
+# Reliability figures: make reliability, make fuzz-long (issue 22).
+-include mk/reliability.mk
 
 check:
 	@tests/run-suites $(CHECK_SUITES)

@@ -1,7 +1,11 @@
 /* test-conffiles.c -- file set, drop-in order, masking, safety checks. */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conffiles.h"
@@ -196,8 +200,148 @@ static void test_not_a_regular_file(void)
 	CHECK(policy_error_count(&P) == 1 && has_diag("refused: not a regular file"));
 }
 
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&t, &t) < 0)
+		;
+}
+
+/* An editor rewriting policy.conf in place: truncate, write part of the
+ * file, pause PAUSE_MS, write the rest (ROUNDS times); the parent loads the
+ * policy once the first part is in.  Returns the child's pid. */
+static pid_t rewrite_in_place(const char *path, const char *part1, const char *part2,
+			      long pause_ms, int rounds)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p) != 0 || (pid = fork()) < 0)
+		abort();
+	if (pid == 0) {
+		for (int i = 0; i < rounds; i++) {
+			int fd = open(path, O_WRONLY | O_TRUNC);
+
+			if (fd < 0 || write(fd, part1, strlen(part1)) < 0)
+				_exit(1);
+			if (i == 0 && write(p[1], "x", 1) != 1)
+				_exit(1);
+			sleep_ms(pause_ms);
+			if (write(fd, part2, strlen(part2)) < 0)
+				_exit(1);
+			close(fd);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1)
+		abort();
+	close(p[0]);
+	return pid;
+}
+
+/* Issue 22: a half-written policy file is not taken for the policy. */
+static void test_half_written_file_not_applied(void)
+{
+	char path[1024];
+	struct timespec t0;
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root: policy files must be root-owned");
+	new_root("halfwritten");
+	put("/etc/mtag/policy.conf", "x.service sync\ndefault off\n");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.conf", root);
+	/* Cut inside the entry's mode: "x.service s" is an error. */
+	pid = rewrite_in_place(path, "# edited\nx.service s", "ync\ndefault off\n", 30, 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+	CHECK(P.n_entries == 2); /* x.service, default */
+	/* ... and the wait is the settle time, not more. */
+	CHECK(ms_since(&t0) < 1000);
+
+	/* Truncated, and the writer stalled 150 ms before writing (a busy
+	 * machine): an empty file would unwrap everything. */
+	pid = rewrite_in_place(path, "", "x.service sync\n", 150, 1);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+	/* The same, cut inside a line. */
+	pid = rewrite_in_place(path, "x.service sy", "nc\n", 150, 1);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+
+	/* Cut at a line boundary: the entry missing would be "off". */
+	pid = rewrite_in_place(path, "# edited again\n", "x.service sync\n", 30, 1);
+	CHECK(load(NULL) == 1);
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+}
+
+static void test_settled_file_read_at_once(void)
+{
+	char path[1024];
+	struct timespec t0, times[2];
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root: policy files must be root-owned");
+	new_root("settled");
+	put("/etc/mtag/policy.conf", "x.service sync\n");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.conf", root);
+	/* Modified a day from now (a clock set back): settled, no 2 s wait. */
+	clock_gettime(CLOCK_REALTIME, &times[0]);
+	times[0].tv_sec += 86400;
+	times[1] = times[0];
+	CHECK(utimensat(AT_FDCWD, path, times, 0) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CHECK(load(NULL) == 1);
+	CHECK(ms_since(&t0) < 1500);
+	CHECK_STR(mode_of("x.service"), "sync");
+	CHECK(P.n_diags == 0);
+}
+
+/* A file that never stops changing is read after 2 s, with an error. */
+static void test_file_that_keeps_changing(void)
+{
+	char path[1024];
+	pid_t pid;
+	int st;
+
+	if (geteuid() != 0)
+		SKIP_TEST("needs root: policy files must be root-owned");
+	new_root("changing");
+	put("/etc/mtag/policy.conf", "x.service sync\n");
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.conf", root);
+	pid = rewrite_in_place(path, "x.service ", "sync\n", 10, 300);
+	CHECK(load(NULL) == 1);
+	CHECK(has_diag("still being written after 2000 ms"));
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &st, 0) == pid);
+}
+
 void run_conffiles_tests(void)
 {
+	RUN(test_half_written_file_not_applied);
+	RUN(test_settled_file_read_at_once);
+	RUN(test_file_that_keeps_changing);
 	RUN(test_dropin_order_and_masking);
 	RUN(test_vendor_defaults_rank_below_etc);
 	RUN(test_missing_files_are_fine);

@@ -37,6 +37,7 @@
 #include "log.h"
 #include "policy.h"
 #include "upgrade.h"
+#include "faultfields.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
@@ -115,7 +116,9 @@ struct follow {
 	struct faultd_entry e;
 	char *cursor;          /* of the last kernel entry handled */
 	bool cursor_dirty;     /* not yet in the state file */
-	unsigned long faults, unparsed;
+	bool check_written;    /* the first fault line after a saved cursor */
+	unsigned long faults, unparsed, already;
+	unsigned long kill_after; /* tests: SIGKILL after this many sends */
 };
 
 static int save_cursor(struct follow *s, bool durable)
@@ -304,6 +307,39 @@ out:
 	free(path);
 }
 
+/* Did an earlier run of mtag-faultd write the entry for kernel entry
+ * CURSOR?  It writes the entry, then saves the cursor: a crash (SIGKILL,
+ * the OOM killer, a power cut) between the two leaves the cursor one
+ * fault line behind, and the first fault line after it may have its entry
+ * already.  Only root's entries count (anyone may log MTAG_KERNEL_CURSOR=).
+ * Returns 1, 0, or -errno (then the entry is written: a duplicate rather
+ * than a loss). */
+static int entry_written(const struct follow *s, const char *cursor)
+{
+	sd_journal *j = NULL;
+	char *m;
+	int r;
+
+	if (s->o->journal_dir)
+		r = sd_journal_open_directory(&j, s->o->journal_dir, 0);
+	else
+		r = sd_journal_open(&j, SD_JOURNAL_SYSTEM);
+	if (r < 0)
+		return r;
+	if (asprintf(&m, "MTAG_KERNEL_CURSOR=%s", cursor) < 0) {
+		sd_journal_close(j);
+		return -ENOMEM;
+	}
+	if ((r = sd_journal_add_match(j, m, 0)) >= 0 &&
+	    (r = sd_journal_add_match(j, "_UID=0", 0)) >= 0 &&
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0)) >= 0 &&
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_UNPARSED, 0)) >= 0)
+		r = sd_journal_next(j);
+	free(m);
+	sd_journal_close(j);
+	return r < 0 ? r : r > 0;
+}
+
 /* The entry J is on: build and write its fault entry, if any, then move
  * the cursor.  Returns 0 or -errno (the caller exits: the entry is done
  * again after a restart). */
@@ -314,6 +350,7 @@ static int handle_entry(struct follow *s)
 	size_t len;
 	char *cursor = NULL;
 	enum faultd_kind kind = FAULTD_NONE;
+	bool written_before = false;
 	int r;
 
 	r = sd_journal_get_cursor(s->j, &cursor);
@@ -344,8 +381,24 @@ static int handle_entry(struct follow *s)
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
 		    cursor, strerror(-r));
 	}
+	if (kind != FAULTD_NONE && s->check_written && !s->o->print) {
+		s->check_written = false;
+		r = entry_written(s, cursor);
+		if (r < 0)
+			log_msg(LOG_WARNING, NULL, "cannot look for an entry of kernel entry %s written before a restart: %s",
+			    cursor, strerror(-r));
+		if (r > 0) {
+			log_msg(LOG_INFO, NULL, "kernel entry %s: its fault entry was written before the restart (not repeated)",
+			    cursor);
+			s->already++;
+			kind = FAULTD_NONE;
+			written_before = true;
+		}
+	}
 	if (kind != FAULTD_NONE) {
 		r = send_entry(s);
+		if (r == 0 && s->kill_after && s->faults + s->unparsed + 1 >= s->kill_after)
+			raise(SIGKILL); /* tests: the crash between entry and cursor */
 		if (r < 0) {
 			log_msg(LOG_ERR, NULL, "cannot write the fault entry to the journal: %s (kernel entry %s)",
 			    strerror(-r), cursor);
@@ -360,9 +413,9 @@ static int handle_entry(struct follow *s)
 	free(s->cursor);
 	s->cursor = cursor;
 	s->cursor_dirty = true;
-	/* After a fault entry the cursor goes to disk at once (a crash must not
-	 * repeat it); after other kernel lines when the journal is idle. */
-	if (kind != FAULTD_NONE) {
+	/* After a fault line the cursor goes to disk at once (a crash must not
+	 * repeat its entry); after other kernel lines when the journal is idle. */
+	if (kind != FAULTD_NONE || written_before) {
 		r = save_cursor(s, true);
 		if (r < 0)
 			return r;
@@ -404,6 +457,9 @@ static int seek_start(struct follow *s, const char *boot)
 				free(saved);
 				return r;
 			}
+			/* Going on from the cursor of an earlier run: its
+			 * last entry may be written with the cursor not. */
+			s->check_written = true;
 			if (r == 0 || sd_journal_test_cursor(s->j, saved) > 0) {
 				/* On the saved entry (done), or past the end. */
 				s->cursor = saved;
@@ -465,6 +521,7 @@ static int wait_journal(struct follow *s, int sfd)
 static int run_journal(const struct opts *o)
 {
 	struct follow s = { .o = o };
+	const char *ka = getenv("MTAG_FAULTD_TEST_KILL_AFTER");
 	sd_id128_t boot_id;
 	char boot[33], match[64];
 	sigset_t ss;
@@ -487,6 +544,10 @@ static int run_journal(const struct opts *o)
 		goto out;
 	}
 	sd_id128_to_string(boot_id, boot);
+	/* Tests only: die by SIGKILL right after writing the Nth entry, before
+	 * its cursor is saved (the crash the restart must not repeat). */
+	if (ka)
+		s.kill_after = strtoul(ka, NULL, 10);
 	if (o->journal_dir)
 		r = sd_journal_open_directory(&s.j, o->journal_dir, 0);
 	else

@@ -56,7 +56,8 @@ char *faultd_state_dir(const char *dir_opt);
 /* DIR/cursor: the journal cursor of the last kernel entry handled.
  * load: 1 and *CURSOR (malloc'ed), 0 when there is none (no file, or an
  * empty one), -errno.  save: write_file_replace() (fileio.h: a temporary
- * file, fsync()ed when DURABLE, renamed over DIR/cursor); 0 or -errno.
+ * file, fsync()ed when DURABLE, renamed over DIR/cursor, then DIR
+ * fsync()ed); 0 or -errno.
  * Either sets *WHAT to DIR/cursor (a static buffer). */
 int faultd_cursor_load(const char *dir, char **cursor, const char **what);
 int faultd_cursor_save(const char *dir, const char *cursor, bool durable,

@@ -10,12 +10,26 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dropins.h"
 #include "util.h"
 
 #define MAX_POLICY_SIZE (16u << 20)
+
+/* A policy file is read once nobody has written to it for SETTLE_NS: an
+ * editor that rewrites it in place (truncate, then write) must not have
+ * an empty or half-written file taken for the policy (an entry missing or
+ * cut short would fall back to a weaker mode).  A file modified less than
+ * that ago is read again once it is that old, for SETTLE_MAX_NS at most;
+ * an older one is read once (no delay). */
+#define SETTLE_NS (50 * 1000000LL)
+#define SETTLE_MAX_NS (2000 * 1000000LL)
+/* An empty file, or one whose last line has no newline, is what a writer
+ * stalled between its truncate and its last write leaves (descheduled on a
+ * busy machine: 100-250 ms seen): such a file must be older still. */
+#define SETTLE_SUSPECT_NS (1000 * 1000000LL)
 
 /* Drop-in directories, highest priority first: the index is the rank
  * (POLICY_RANK_*) of the entries a file there holds. */
@@ -97,6 +111,76 @@ static char *join(const char *root, const char *path)
 	return xasprintf("%s%s", root ? root : "", path);
 }
 
+static long long ts_ns(const struct timespec *t)
+{
+	return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+static long long now_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return ts_ns(&t);
+}
+
+static bool same_version(const struct stat *a, const struct stat *b)
+{
+	return a->st_size == b->st_size && ts_ns(&a->st_mtim) == ts_ns(&b->st_mtim) &&
+	       ts_ns(&a->st_ctim) == ts_ns(&b->st_ctim);
+}
+
+/* Read FD (whose fstat is *ST) into *BUF once it has settled: unchanged
+ * while it was read, and last modified at least SETTLE_NS before
+ * (SETTLE_SUSPECT_NS when empty or without a final newline).  A
+ * modification time in the future (a clock set back) counts as settled.
+ * Returns 0, 1 when it was still changing after SETTLE_MAX_NS (*BUF is
+ * the last read), or -errno. */
+static int read_settled(int fd, const struct stat *st, char **buf, size_t *len)
+{
+	long long start = now_ns(CLOCK_MONOTONIC);
+	struct stat before = *st, after;
+
+	for (;;) {
+		long long age, settle;
+		int r;
+
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return -errno;
+		r = read_fd_all(fd, MAX_POLICY_SIZE, buf, len);
+		if (r < 0)
+			return r;
+		if (fstat(fd, &after) < 0) {
+			r = -errno;
+			free(*buf);
+			return r;
+		}
+		settle = *len == 0 || (*buf)[*len - 1] != '\n' ? SETTLE_SUSPECT_NS : SETTLE_NS;
+		age = now_ns(CLOCK_REALTIME) - ts_ns(&after.st_mtim);
+		if (same_version(&before, &after) && (age >= settle || age < -1000000000LL))
+			return 0;
+		if (now_ns(CLOCK_MONOTONIC) - start >= SETTLE_MAX_NS)
+			return 1;
+		free(*buf);
+		{
+			long long wait = settle - (age > 0 ? age : 0);
+			struct timespec t;
+
+			/* Looked at again every 20 ms at most: a suspect file
+			 * that gets its last line is then read at once. */
+			if (wait < 5000000LL)
+				wait = 5000000LL;
+			if (wait > 20000000LL)
+				wait = 20000000LL;
+			t.tv_sec = wait / 1000000000LL;
+			t.tv_nsec = wait % 1000000000LL;
+			while (nanosleep(&t, &t) < 0 && errno == EINTR)
+				;
+		}
+		before = after;
+	}
+}
+
 /* Read one file into P.  Returns true if it was read. */
 static bool read_one(struct policy *p, const char *path, bool explicit_file, bool must_exist)
 {
@@ -144,13 +228,17 @@ static bool read_one(struct policy *p, const char *path, bool explicit_file, boo
 			return false;
 		}
 	}
-	r = read_fd_all(fd, MAX_POLICY_SIZE, &buf, &len);
+	r = read_settled(fd, &st, &buf, &len);
 	close(fd);
 	if (r < 0) {
 		policy_diag(p, DIAG_ERROR, path, 0, "cannot read: %s",
 			    r == -EFBIG ? "file is larger than 16 MiB" : strerror(-r));
 		return false;
 	}
+	if (r > 0)
+		policy_diag(p, DIAG_ERROR, path, 0,
+			    "still being written after %lld ms: read as it was then (an entry cut short is an error here)",
+			    SETTLE_MAX_NS / 1000000);
 	policy_parse(p, path, buf, len);
 	free(buf);
 	return true;

@@ -99,6 +99,20 @@ int write_file_replace(const char *path, const void *data, size_t len, mode_t mo
 		r = -errno;
 	if (r)
 		unlink(tmp);
+	/* The rename is an entry of the directory: without the directory's
+	 * fsync a crash of the machine may bring the old file back. */
+	if (!r && durable) {
+		char *dir = dirlen > 1 ? strndup(path, dirlen - 1) : strdup(dirlen ? "/" : ".");
+		int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+		if (!dir)
+			r = -ENOMEM;
+		else if (dfd < 0 || fsync(dfd) < 0)
+			r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		free(dir);
+	}
 	free(tmp);
 	return r;
 }

@@ -13,7 +13,8 @@
 char *read_file_head(const char *path, size_t max, size_t *len);
 
 /* DATA (LEN bytes) to PATH via a temporary file ".NAME.XXXXXX" in PATH's
- * directory, MODE, fsync()ed when DURABLE, then rename()d over PATH.
+ * directory, MODE, fsync()ed when DURABLE, then rename()d over PATH and,
+ * when DURABLE, the directory fsync()ed (the rename is durable only then).
  * 0 or -errno; on failure PATH is untouched and no temporary file is
  * left. */
 int write_file_replace(const char *path, const void *data, size_t len, mode_t mode,
