@@ -19,7 +19,7 @@
 # mtagtest (tests/jemalloc/mtagtest.c, the bugs and the API run) and a
 # bounded part of jemalloc's own test suite, each with tagging off and on,
 # under qemu-aarch64 -cpu max.  make jemalloc-check-full runs all of
-# jemalloc's tests (unit, integration, stress) in both modes.
+# jemalloc's tests (unit, integration; JEMALLOC_STRESS=1: stress) in both modes.
 #
 # make bench-jemalloc (tools/bench-jemalloc): redis-benchmark in the VM,
 # stock libjemalloc2 against +mtag1 under off and sync, and redis's
