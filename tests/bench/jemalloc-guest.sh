@@ -14,7 +14,9 @@
 # Each run: a fresh redis-server (no persistence), checks of what it runs
 # on (the libjemalloc.so.2 it mapped, MTE_TCF, whether malloc'd memory is
 # in PROT_MTE mappings), a fixed load (DEBUG POPULATE), its memory
-# (VmRSS, smaps_rollup Rss, Rss of mappings with the mt flag), FLUSHALL,
+# (VmRSS, smaps_rollup Rss, Rss of mappings with the mt flag, redis's
+# used_memory: tests/bench/jemalloc-report checks that under sync the
+# loaded heap is in PROT_MTE mappings and otherwise none is), FLUSHALL,
 # then redis-benchmark for a fixed number of requests per test.
 # Parameters come from $S/params (written by the host); results go to
 # $S/results/bench.txt, one fact a line, for tests/bench/jemalloc-report.
@@ -104,12 +106,6 @@ memory() {
 	mt=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { rss = 0 } /^Rss:/ { rss = $2 }
 		/^VmFlags:/ { if ($0 ~ / mt/) t += rss } END { print t + 0 }' /proc/"$PID"/smaps)
 	say "mem $tag $round vmrss_kb $vmrss smaps_rss_kb $rss mt_kb $mt used_memory $(cli info memory | sed -n 's/^used_memory:\([0-9]*\).*/\1/p')"
-	# The loaded keys are jemalloc's heap: tagged under sync (most of
-	# the resident memory in PROT_MTE mappings), not otherwise.
-	case "$tag" in
-	c) [ "$mt" -gt $((rss / 2)) ] ;;
-	*) [ "$mt" -eq 0 ] ;;
-	esac || { say "error $tag: $mt of $rss kB resident in PROT_MTE mappings"; return 1; }
 }
 
 errors=0
@@ -124,7 +120,7 @@ for round in $(seq 1 "$ROUNDS"); do
 			say "error $tag: DEBUG POPULATE failed"; errors=$((errors + 1))
 		fi
 		[ "$(cli dbsize)" = "$POPULATE" ] || { say "error $tag: dbsize $(cli dbsize)"; errors=$((errors + 1)); }
-		memory "$tag" "$round" || errors=$((errors + 1))
+		memory "$tag" "$round"
 		cli flushall >/dev/null
 		# redis-benchmark --csv: "test","rps",... one line a test.
 		redis-benchmark -h 127.0.0.1 -p $PORT -n "$REQUESTS" -c "$CLIENTS" -t "$TESTS" --csv 2>/dev/null |
