@@ -19,11 +19,15 @@
 # mtagtest (tests/jemalloc/mtagtest.c, the bugs and the API run) and a
 # bounded part of jemalloc's own test suite, each with tagging off and on,
 # under qemu-aarch64 -cpu max.  make jemalloc-check-full runs all of
-# jemalloc's tests (unit, integration, stress) in both modes.
+# jemalloc's tests (unit, integration; JEMALLOC_STRESS=1: stress) in both modes.
+#
+# make bench-jemalloc (tools/bench-jemalloc): redis-benchmark in the VM,
+# stock libjemalloc2 against +mtag1 under off and sync, and redis's
+# resident memory; docs/jemalloc-bench.md.
 
 JEMALLOC_ROOT := $(BUILD)/jemalloc/root
 
-.PHONY: jemalloc jemalloc-check-full
+.PHONY: jemalloc jemalloc-check-full bench-jemalloc
 jemalloc:
 	tools/build-jemalloc
 
@@ -46,5 +50,11 @@ $(BUILD)/arm64/tests/mtagtest: tests/jemalloc/mtagtest.c $(JEMALLOC_ROOT)/stamp
 
 jemalloc-check-full: $(BUILD)/arm64/tests/mtagtest
 	JEMALLOC_FULL=1 tests/jemalloc/run
+
+# The benchmark (not part of make check): redis-server in the VM on stock
+# libjemalloc2, on +mtag1 under off and under sync; writes
+# docs/jemalloc-bench.md from docs/jemalloc-bench/results.txt.
+bench-jemalloc:
+	tools/bench-jemalloc
 
 CHECK_SUITES += jemalloc

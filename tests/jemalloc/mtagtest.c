@@ -16,6 +16,8 @@
  *                            child each: overflow by one byte; prints one
  *                            line per class, exits 0 when all trapped with
  *                            SIGSEGV si_code 9 (SEGV_MTESERR)
+ *   mtagtest neighbours SIZE 1,000 live objects of SIZE: two that touch in
+ *                            one slab never have the same tag (exit 0)
  *   mtagtest api             every allocation API, used correctly: must
  *                            not fault; checks what they return
  *
@@ -206,41 +208,91 @@ static int bug_double_free(void)
 	return 0;
 }
 
-/* In a child: a one-byte overflow of an object of SIZE; returns the
- * si_code it reported (-1: none), *ST its wait status. */
-static int run_overflow_child(size_t size, int *st)
+/* The allocation tag of the granule ADDR is in (LDG). */
+static unsigned mem_tag(const void *addr)
+{
+	uintptr_t r = (uintptr_t)addr & ~(uintptr_t)15;
+
+	__asm__ volatile(".arch armv8.5-a+memtag\n\tldg %0, [%0]" : "+r"(r) : : "memory");
+	return tag_of((void *)r);
+}
+
+/* Attempts per size class at finding a target whose tag differs from the
+ * object's (see run_overflow_child). */
+#define CLASS_TRIES 16
+
+/*
+ * In a child: a one-byte overflow of an object of SIZE; returns the
+ * si_code it reported (-1: none), *ST its wait status, *EQUAL how many
+ * targets it passed over because their memory tag was the object's.
+ *
+ * Two adjacent regions in one slab always have different tags; two that
+ * straddle a slab boundary, or an object and whatever follows its extent,
+ * are in different extents, whose tags the allocator does not compare:
+ * 1 in 14 they match, and the overflow then cannot trap.  So before it
+ * writes, the child reads the memory tag of the byte it will write (LDG)
+ * and, while it equals the object's tag, takes a fresh object (the old
+ * ones stay allocated: the next pair is elsewhere, with new random tags)
+ * up to CLASS_TRIES times.  This cannot hide broken tagging: untagged
+ * pointers and untagged memory compare equal every time (the child exits
+ * 4: no target), and tags that differ but are not checked do not trap.
+ * That neighbours in one slab always differ is "mtagtest neighbours".
+ */
+static int run_overflow_child(size_t size, int *st, int *equal)
 {
 	int code = -1, fds[2];
 	pid_t pid;
 
+	*equal = 0;
 	if (pipe(fds))
 		die("pipe");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		char *b, *a;
+		char *b, *a = NULL, *t = NULL;
+		char msg[32];
+		int tries, n;
+
 		dup2(fds[1], 1);
 		catch_segv();
-		/* Small classes: into the next region; large ones: past the
-		 * extent's end. */
-		a = adjacent_pair(size, &b);
-		if (!a)
-			a = malloc(size);
-		poke(a + malloc_usable_size(a));
+		for (tries = 0; tries < CLASS_TRIES; tries++) {
+			/* Small classes: into the next region; large ones: past
+			 * the extent's end. */
+			a = adjacent_pair(size, &b);
+			if (!a)
+				a = malloc(size);
+			if (!a)
+				_exit(5);
+			t = a + malloc_usable_size(a);
+			if (tag_of(a) != 0 && mem_tag(t) != tag_of(a))
+				break;
+		}
+		n = snprintf(msg, sizeof(msg), "equal=%d\n", tries);
+		if (write(1, msg, (size_t)n) < 0)
+			_exit(3);
+		if (tries == CLASS_TRIES)
+			_exit(4);
+		poke(t);
 		_exit(0);
 	}
 	close(fds[1]);
 	{
-		char buf[128] = "";
-		ssize_t r = read(fds[0], buf, sizeof(buf) - 1);
+		char buf[256] = "";
+		size_t len = 0;
+		ssize_t r;
 		char *c;
-		if (r > 0) {
-			buf[r] = 0;
-			c = strstr(buf, "si_code=");
-			if (c)
-				code = atoi(c + 8);
-		}
+
+		while (len < sizeof(buf) - 1 &&
+		       (r = read(fds[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+			len += (size_t)r;
+		buf[len] = 0;
+		c = strstr(buf, "equal=");
+		if (c)
+			*equal = atoi(c + 6);
+		c = strstr(buf, "si_code=");
+		if (c)
+			code = atoi(c + 8);
 	}
 	close(fds[0]);
 	waitpid(pid, st, 0);
@@ -250,32 +302,29 @@ static int run_overflow_child(size_t size, int *st)
 /* Every size class up to MAX: one child each overflows by one byte. */
 static int classes(size_t max)
 {
-	size_t size = 1, n = 0, bad = 0, retried = 0;
+	size_t size = 1, n = 0, bad = 0, passed_over = 0, classes_eq = 0;
 
 	signal(SIGSEGV, SIG_DFL);
 	while (size <= max) {
 		size_t cls = nallocx(size, 0);
-		int st = 0, code = -1, tries;
+		int st = 0, equal = 0, code;
 
-		/*
-		 * Two adjacent regions in one slab always have different tags;
-		 * two that straddle a slab boundary (classes with few regions
-		 * per slab) are in different extents, whose neighbour tags the
-		 * allocator does not exclude: 1 in 14 they match.  Such a miss
-		 * is retried once with another pair and counted.
-		 */
-		for (tries = 0; tries < 2; tries++) {
-			st = 0;
-			code = run_overflow_child(size, &st);
-			if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && code == 9)
-				break;
-			if (tries == 0)
-				retried++;
-		}
+		code = run_overflow_child(size, &st, &equal);
 		n++;
-		if (tries < 2) {
-			printf("class %zu (request %zu): SIGSEGV si_code=9%s\n", cls, size,
-			       tries ? " (second pair)" : "");
+		if (equal > 0) {
+			passed_over += (size_t)equal;
+			classes_eq++;
+		}
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV && code == 9) {
+			if (equal)
+				printf("class %zu (request %zu): SIGSEGV si_code=9 (after %d target%s with the same tag)\n",
+				       cls, size, equal, equal > 1 ? "s" : "");
+			else
+				printf("class %zu (request %zu): SIGSEGV si_code=9\n", cls, size);
+		} else if (WIFEXITED(st) && WEXITSTATUS(st) == 4) {
+			bad++;
+			printf("class %zu (request %zu): NOT TRAPPED (the byte past the object had the object's tag %d times: untagged?)\n",
+			       cls, size, CLASS_TRIES);
 		} else {
 			bad++;
 			printf("class %zu (request %zu): NOT TRAPPED (status 0x%x, si_code %d)\n",
@@ -283,9 +332,75 @@ static int classes(size_t max)
 		}
 		size = cls + 1;
 	}
-	printf("mtagtest: %zu classes up to %zu, %zu trapped (%zu on a second pair), %zu did not\n",
-	       n, max, n - bad, retried - bad, bad);
+	printf("mtagtest: %zu classes up to %zu, %zu trapped (%zu passed over %zu same-tag targets), %zu did not\n",
+	       n, max, n - bad, classes_eq, passed_over, bad);
 	return bad ? 1 : 0;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+	uintptr_t a = *(const uintptr_t *)x & ((1ULL << 56) - 1);
+	uintptr_t b = *(const uintptr_t *)y & ((1ULL << 56) - 1);
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * NEIGHBOURS live objects of SIZE (a small class): of every two that touch
+ * in memory, how many have the same tag.  In one slab that must never
+ * happen (the patch excludes the neighbours' tags); only where two slabs
+ * touch can it, by chance.  A slab holds NREGS (arenas.bin.<i>.nregs)
+ * regions, so the objects span at most N / NREGS + 2 slabs: more equal
+ * pairs than slab boundaries is a failure.  Without the exclusion 1 pair
+ * in 15 would match.
+ */
+#define NEIGHBOURS 1000
+static int neighbours(size_t size)
+{
+	static uintptr_t v[NEIGHBOURS];
+	size_t cls = nallocx(size, 0), sz, i, adjacent = 0, equal = 0, bound;
+	unsigned nbins, bin;
+	uint32_t nregs = 0;
+	char name[64];
+
+	sz = sizeof(nbins);
+	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
+		die("mallctl arenas.nbins");
+	for (bin = 0; bin < nbins; bin++) {
+		size_t bsz;
+		sz = sizeof(bsz);
+		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
+		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz == cls)
+			break;
+	}
+	if (bin == nbins)
+		die("not a small size class");
+	sz = sizeof(nregs);
+	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
+	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
+		die("mallctl arenas.bin.N.nregs");
+	for (i = 0; i < NEIGHBOURS; i++) {
+		v[i] = (uintptr_t)malloc(size);
+		if (!v[i])
+			die("malloc failed");
+		if (!tag_of((void *)v[i]))
+			die("untagged pointer");
+	}
+	qsort(v, NEIGHBOURS, sizeof(v[0]), cmp_ptr);
+	for (i = 1; i < NEIGHBOURS; i++) {
+		uintptr_t x = v[i - 1] & ((1ULL << 56) - 1);
+		uintptr_t y = v[i] & ((1ULL << 56) - 1);
+		if (x + cls != y)
+			continue;
+		adjacent++;
+		equal += tag_of((void *)v[i - 1]) == tag_of((void *)v[i]);
+	}
+	bound = NEIGHBOURS / nregs + 2;
+	printf("mtagtest: neighbours %zu (class %zu, %u a slab): %zu adjacent pairs, %zu with the same tag (at most %zu slab boundaries)\n",
+	       size, cls, nregs, adjacent, equal, bound);
+	if (adjacent < NEIGHBOURS / 2)
+		die("too few adjacent objects to judge");
+	return equal <= bound ? 0 : 1;
 }
 
 #define CHECK(cond) do { if (!(cond)) { \
@@ -427,6 +542,8 @@ int main(int argc, char **argv)
 		return status();
 	if (!strcmp(m, "classes"))
 		return classes(n);
+	if (!strcmp(m, "neighbours"))
+		return neighbours(n);
 	catch_segv();
 	if (!strcmp(m, "api"))
 		return api();
@@ -442,6 +559,6 @@ int main(int argc, char **argv)
 		return bug_realloc();
 	if (!strcmp(m, "double-free"))
 		return bug_double_free();
-	fprintf(stderr, "usage: mtagtest status|api|classes MAX|overflow SIZE|uaf-tcache SIZE|uaf-direct SIZE|extent SIZE|realloc|double-free\n");
+	fprintf(stderr, "usage: mtagtest status|api|classes MAX|neighbours SIZE|overflow SIZE|uaf-tcache SIZE|uaf-direct SIZE|extent SIZE|realloc|double-free\n");
 	return 2;
 }
