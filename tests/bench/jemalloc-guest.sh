@@ -56,7 +56,7 @@ systemctl stop named.service 2>/dev/null
 
 start_redis() {
 	local mode=$1 tag=$2 log=/run/mtag-bench/redis-$2.log
-	local args=(redis-server --port $PORT --bind 127.0.0.1 --save "" --appendonly no
+	local args=(redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no
 		--daemonize no --enable-debug-command yes --logfile "$log" --dir /run/mtag-bench)
 	case "$mode" in
 	stock) LD_LIBRARY_PATH=$STOCK "${args[@]}" </dev/null & ;;
@@ -64,8 +64,7 @@ start_redis() {
 	sync) "$LAUNCHER" --quiet --mode sync -- "${args[@]}" </dev/null & ;;
 	esac
 	PID=$!
-	local i
-	for i in $(seq 1 300); do
+	for _ in $(seq 1 300); do
 		[ "$(cli ping 2>/dev/null)" = PONG ] && return 0
 		kill -0 "$PID" 2>/dev/null || break
 		sleep 0.2
@@ -76,8 +75,7 @@ start_redis() {
 
 stop_redis() {
 	cli shutdown nosave >/dev/null 2>&1
-	local i
-	for i in $(seq 1 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 1 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 	kill -9 "$PID" 2>/dev/null
 	wait "$PID" 2>/dev/null
 }

@@ -133,7 +133,6 @@ done
 # restarted once.
 ( sleep "0.$((RANDOM % 9 + 1))"; systemctl kill -s KILL mtag-faultd.service; echo "faultd killed at $(uptime_s)s" >>"$R/burst.log"
   sleep "1.$((RANDOM % 9))"; systemctl restart systemd-journald.service; echo "journald restarted at $(uptime_s)s" >>"$R/burst.log" ) &
-kp=$!
 wait
 burst_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
 faults=0

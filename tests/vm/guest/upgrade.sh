@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # upgrade.sh -- the upgraded start after an async fault (issue 21), sourced
 # by matrix.sh: memcached under "async upgrade=WINDOW".
 #
