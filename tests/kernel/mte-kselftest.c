@@ -24,7 +24,7 @@
 #include "mte-init.h"
 
 #define KSFT_DIR "/kselftest"
-#define KSFT_TIMEOUT_MS 90000
+#define KSFT_TIMEOUT_MS 180000
 #define KSFT_SKIP 4
 
 static long now_ms(void)
