@@ -17,7 +17,6 @@
 
 SYSV_UNIT=mtagsysv.service
 SYSV_PORT=11299
-SYSV_PID=/run/mtagsysv.pid
 
 sysv_mc() {
 	timeout 15 bash -c 'exec 3<>/dev/tcp/127.0.0.1/'$SYSV_PORT' || exit 1
@@ -48,9 +47,9 @@ sysv_section() {
 		# A cleaned environment, as supervisors make it; the injection
 		# library (test only) is the one variable passed on.
 		exec env -i LD_PRELOAD=/usr/lib/mtag-test/libmtaginject.so \\
-			/usr/bin/memcached -d -u memcache -l 127.0.0.1 -p $SYSV_PORT -P $SYSV_PID ;;
+			/usr/bin/memcached -d -u memcache -l 127.0.0.1 -p $SYSV_PORT ;;
 	stop)
-		[ -f $SYSV_PID ] && kill "\$(cat $SYSV_PID)"; rm -f $SYSV_PID; exit 0 ;;
+		pkill -f "^/usr/bin/memcached .*-p $SYSV_PORT\\\$"; exit 0 ;;
 	*)
 		echo "usage: \$0 start|stop"; exit 3 ;;
 	esac
@@ -74,7 +73,10 @@ sysv_section() {
 		systemctl stop "$SYSV_UNIT"; rm -f /etc/init.d/mtagsysv; systemctl daemon-reload
 		return
 	fi
-	pid=$(cat "$SYSV_PID" 2>/dev/null)
+	# memcached drops to user memcache before it could write a pid file
+	# under /run: its pid from the unit's cgroup.
+	pid=$(for p in $(cat "/sys/fs/cgroup/system.slice/$SYSV_UNIT/cgroup.procs" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = memcached ] && echo "$p"; done | head -1)
 	if [ -n "$pid" ] && grep -q "/$SYSV_UNIT\$" "/proc/$pid/cgroup" &&
 		! tr '\0' '\n' <"/proc/$pid/environ" | grep -qE '^(GLIBC_TUNABLES|_MTAG_ENABLE)='; then
 		pass sysv/env-cleaned
