@@ -11,7 +11,8 @@
 # Suite "compat" (make check): the fast subset, in the VM suite's image, and
 # the published table and vendor defaults checked against the results.
 
-COMPAT_DEPS := $(if $(wildcard mk/kernel.mk),kernel) $(if $(wildcard mk/glibc.mk),glibc) launcher-debs inject
+COMPAT_DEPS := $(if $(wildcard mk/kernel.mk),kernel) $(if $(wildcard mk/glibc.mk),glibc) \
+               $(if $(wildcard mk/jemalloc.mk),jemalloc) launcher-debs inject
 
 .PHONY: compat
 compat:

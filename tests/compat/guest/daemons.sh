@@ -147,9 +147,29 @@ smoke_postfix() {
 }
 
 setup_dovecot() { compat_user; }
+# imap_dialog LINE...: like tcp_dialog on port 143, but after each tagged
+# command it reads until that command's tagged reply ("b OK ...", up to 20
+# s): under sync on TCG, the login and the imap process it starts answer
+# later than the 1 s of quiet tcp_dialog allows (dovecot logged every
+# login and logout of the first run while the client had stopped reading).
+imap_dialog() {
+	timeout 60 bash -c '
+		exec 3<>/dev/tcp/127.0.0.1/143 || exit 1
+		IFS= read -r -t 20 greet <&3 || exit 1
+		printf "%s\n" "$greet"
+		for l; do
+			printf "%s\r\n" "$l" >&3
+			tag=${l%% *}
+			while IFS= read -r -t 20 a <&3; do
+				a=${a%$(printf "\r")}
+				printf "%s\n" "$a"
+				case "$a" in "$tag "*) break ;; esac
+			done
+		done' _ "$@" 2>/dev/null
+}
 smoke_dovecot() {
 	local out
-	out=$(tcp_dialog 143 "a CAPABILITY" "b LOGIN $COMPAT_USER $COMPAT_PASS" "c SELECT INBOX" "d LOGOUT")
+	out=$(imap_dialog "a CAPABILITY" "b LOGIN $COMPAT_USER $COMPAT_PASS" "c SELECT INBOX" "d LOGOUT")
 	grep -q '^\* OK' <<<"$out" && grep -q '^a OK' <<<"$out" && grep -q '^b OK' <<<"$out" &&
 		grep -q '^c OK' <<<"$out"
 }
