@@ -242,9 +242,23 @@ smoke_cron() {
 
 # FTP: log in as the compat user, PWD, QUIT.
 setup_vsftpd() { compat_user; }
+# code_dialog PORT LINE...: like tcp_dialog, but after the greeting and
+# each LINE it reads until the final reply line ("NNN text", FTP and SMTP
+# style; up to 20 s): a login under sync on TCG (PAM, the password hash)
+# takes longer than tcp_dialog's 1 s of quiet.
+code_dialog() {
+	local port=$1; shift
+	timeout 60 bash -c '
+		port=$1; shift
+		exec 3<>/dev/tcp/127.0.0.1/$port || exit 1
+		final() { while IFS= read -r -t 20 a <&3; do a=${a%$(printf "\r")}; printf "%s\n" "$a"
+			case "$a" in [0-9][0-9][0-9]" "*) return 0 ;; esac; done; return 1; }
+		final || exit 1
+		for l; do printf "%s\r\n" "$l" >&3; final || break; done' _ "$port" "$@" 2>/dev/null
+}
 smoke_vsftpd() {
 	local out
-	out=$(tcp_dialog 21 "USER $COMPAT_USER" "PASS $COMPAT_PASS" PWD QUIT)
+	out=$(code_dialog 21 "USER $COMPAT_USER" "PASS $COMPAT_PASS" PWD QUIT)
 	grep -q '^220' <<<"$out" && grep -q '^230' <<<"$out" && grep -q '^257' <<<"$out"
 }
 
