@@ -6,8 +6,10 @@
 
 CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
 # The unit tests also judge verdicts (mtagctl-verdict.c, no I/O), which
-# name the policy's modes.
-CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c
+# name the policy's modes, and render the status columns (table through
+# libsmartcols, JSON; colours from the terminal code).
+CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
+                     $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl
@@ -23,8 +25,8 @@ ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
 $(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) -lm -lzstd
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) $(SYSTEMD_CFLAGS) -I$(CTL_TEST_DIR) -o $@ \
+	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) -lsmartcols -lm -lzstd
 
 $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)

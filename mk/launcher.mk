@@ -40,8 +40,10 @@ SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=all
 ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig pkg-config
-SYSTEMD_CFLAGS = $(shell pkg-config --cflags libsystemd 2>/dev/null)
-SYSTEMD_CFLAGS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --cflags libsystemd 2>/dev/null)
+# The include paths of the libraries the programs use (libsystemd;
+# libsmartcols: mtagctl's table).
+SYSTEMD_CFLAGS = $(shell pkg-config --cflags libsystemd smartcols 2>/dev/null)
+SYSTEMD_CFLAGS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --cflags libsystemd smartcols 2>/dev/null)
 SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null)
 SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null)
 
@@ -111,7 +113,7 @@ DESTDIR ?=
 SBINDIR ?= /usr/sbin
 GENERATORDIR ?= /lib/systemd/system-generators
 UNITDIR ?= /lib/systemd/system
-PKG_SYSTEMD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libsystemd)
+PKG_SYSTEMD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libsystemd smartcols)
 PKG_BINS := $(BUILD)/pkg/mtag-launcher $(BUILD)/pkg/mtag-generator
 
 .PHONY: build-pkg install

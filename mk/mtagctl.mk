@@ -1,14 +1,15 @@
 # mtagctl (mtag-launcher/src/mtagctl/): host, arm64 (cross) and sanitizer
 # builds.  It links the shared base, the policy, the generator's unit files
 # (not its main), the fault readers (fault line, cause, /proc/PID/status and
-# smaps, cgroups, core files) and libsystemd (sd-bus, sd-journal).
+# smaps, cgroups, core files), libsystemd (sd-bus, sd-journal) and
+# libsmartcols (the status table).
 
 .PHONY: mtagctl mtagctl-arm64 mtagctl-asan
 mtagctl: $(BUILD)/host/mtagctl
 mtagctl-arm64: $(BUILD)/arm64/mtagctl
 mtagctl-asan: $(BUILD)/asan/mtagctl
 
-$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lm -lzstd)
+$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lsmartcols -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lsmartcols -lm -lzstd)
 
 # --- Distribution build (debian/rules: make build-pkg / install) --------
 PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
@@ -17,7 +18,7 @@ build-pkg: $(BUILD)/pkg/mtagctl $(BUILD)/pkg/mtag-faultd
 $(BUILD)/pkg/mtagctl: $(MTAGCTL_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(MTAGCTL_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
+	  $(MTAGCTL_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lsmartcols -lm -lzstd
 $(BUILD)/pkg/mtag-faultd: $(FAULTD_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \

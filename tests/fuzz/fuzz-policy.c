@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 #include "policy.h"
 #include "tunables.h"
 #include "unitfile.h"

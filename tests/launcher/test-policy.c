@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 #include "policy.h"
 #include "upgrade.h"
 #include "unit.h"

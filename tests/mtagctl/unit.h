@@ -18,6 +18,7 @@ void run_coreload_tests(void);
 void run_escape_tests(void);
 void run_jemallocid_tests(void);
 void run_verdict_tests(void);
+void run_columns_tests(void);
 
 /* tests/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
  * and NUL-terminated; exits on failure.  *LEN may be NULL. */

@@ -32,7 +32,7 @@
 #include <systemd/sd-journal.h>
 
 #include "conffiles.h"
-#include "duration.h"
+#include "systemd-time.h"
 #include "faultd.h"
 #include "log.h"
 #include "policy.h"

@@ -20,7 +20,7 @@
 #include "admin.h"
 #include "applied.h"
 #include "conffiles.h"
-#include "duration.h"
+#include "systemd-time.h"
 #include "exec.h"
 #include "execdef.h"
 #include "exitcodes.h"

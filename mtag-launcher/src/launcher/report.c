@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <sys/prctl.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 
 long report_get(void)
 {

@@ -30,7 +30,7 @@
 #include "mtagctl.h"
 #include "mtagctl-sd.h"
 #include "procmaps.h"
-#include "duration.h"
+#include "systemd-time.h"
 #include "util.h"
 
 struct fault_rec {

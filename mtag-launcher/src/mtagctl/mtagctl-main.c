@@ -18,6 +18,7 @@
 
 #include "log.h"
 #include "mtagctl.h"
+#include "systemd-time.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
@@ -69,25 +70,6 @@ enum {
 	OPT_CGROUP_ROOT,
 };
 
-static bool want_color(void)
-{
-	const char *t = getenv("TERM");
-	const char *sc = getenv("SYSTEMD_COLORS");
-
-	if (getenv("NO_COLOR"))
-		return false;
-	if (sc && (strcmp(sc, "0") == 0 || strcmp(sc, "false") == 0 || strcmp(sc, "no") == 0))
-		return false;
-	if (sc && (strcmp(sc, "1") == 0 || strcmp(sc, "true") == 0 || strcmp(sc, "yes") == 0))
-		return true;
-	return isatty(STDOUT_FILENO) && t && strcmp(t, "dumb") != 0;
-}
-
-const char *ctl_color(const struct ctl *c, const char *seq)
-{
-	return c->color ? seq : "";
-}
-
 static int parse_pid(const char *s, pid_t *out)
 {
 	char *end;
@@ -99,6 +81,99 @@ static int parse_pid(const char *s, pid_t *out)
 		return -1;
 	*out = (pid_t)v;
 	return 0;
+}
+
+/* The verbs, as coredumpctl has them: a name, how many arguments, which
+ * of the verb-only options it takes, and the function. */
+enum {
+	VOPT_STATUS = 1 << 0, /* --pid, --prometheus, --all */
+	VOPT_FAULTS = 1 << 1, /* --unit, --since, --follow, --no-core */
+};
+
+static int run_status(const struct ctl *c, char **args, int n)
+{
+	if (c->pid && n > 0) {
+		log_msg(LOG_ERR, NULL, "status takes units or --pid, not both");
+		return CTL_EXIT_FAIL;
+	}
+	if (c->prometheus && (c->pid || n > 0 || c->json)) {
+		log_msg(LOG_ERR, NULL, "status --prometheus covers every service; no units, --pid or --json with it");
+		return CTL_EXIT_FAIL;
+	}
+	return verb_status(c, args, n);
+}
+
+static int run_check(const struct ctl *c, char **args, int n)
+{
+	return verb_check(c);
+}
+
+static int run_faults(const struct ctl *c, char **args, int n)
+{
+	if (c->follow && c->json && c->json_pretty) {
+		log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
+		return CTL_EXIT_FAIL;
+	}
+	return verb_faults(c);
+}
+
+static int run_apply_cpu_preferred(const struct ctl *c, char **args, int n)
+{
+	return verb_apply_cpu_preferred(c);
+}
+
+static int run_help(const struct ctl *c, char **args, int n)
+{
+	usage(stdout);
+	return CTL_EXIT_OK;
+}
+
+#define ARGS_ANY INT_MAX
+static const struct verb {
+	const char *name;
+	int max_args;
+	unsigned opts;
+	int (*run)(const struct ctl *c, char **args, int n);
+} verbs[] = {
+	{ "status", ARGS_ANY, VOPT_STATUS, run_status }, /* the default */
+	{ "check", 0, 0, run_check },
+	{ "faults", 0, VOPT_FAULTS, run_faults },
+	{ "apply-cpu-preferred", 0, 0, run_apply_cpu_preferred },
+	{ "help", 0, 0, run_help },  /* last: not in the list of verbs an error gives */
+};
+
+/* Run VERB with its N arguments ARGS after checking that the options
+ * given (C; HAS_SINCE: --since) belong to it. */
+static int dispatch(const struct ctl *c, bool has_since, const char *name, char **args, int n)
+{
+	const struct verb *v = NULL;
+
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && !v; i++)
+		if (strcmp(verbs[i].name, name) == 0)
+			v = &verbs[i];
+	if (!v) {
+		char list[256] = "";
+
+		for (size_t i = 0; i + 1 < sizeof(verbs) / sizeof(verbs[0]); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", verbs[i].name);
+		log_msg(LOG_ERR, NULL, "unknown verb '%s' (%s)", name, list);
+		return CTL_EXIT_FAIL;
+	}
+	/* Options that belong to one verb are refused with the others. */
+	if (!(v->opts & VOPT_FAULTS) && (c->unit || has_since || c->follow || c->no_core)) {
+		log_msg(LOG_ERR, NULL, "--unit, --since, --follow and --no-core go with 'faults', not '%s'", name);
+		return CTL_EXIT_FAIL;
+	}
+	if (!(v->opts & VOPT_STATUS) && (c->pid || c->prometheus || c->all)) {
+		log_msg(LOG_ERR, NULL, "--pid, --prometheus and --all go with 'status', not '%s'", name);
+		return CTL_EXIT_FAIL;
+	}
+	if (n > v->max_args) {
+		log_msg(LOG_ERR, NULL, "%s takes no arguments ('%s')", name, args[0]);
+		return CTL_EXIT_FAIL;
+	}
+	return v->run(c, args, n);
 }
 
 int main(int argc, char **argv)
@@ -197,14 +272,14 @@ int main(int argc, char **argv)
 			return CTL_EXIT_FAIL;
 		}
 	}
-	c.color = !c.json && want_color();
+	c.color = !c.json && ctl_want_color();
 	verb = optind < argc ? argv[optind++] : "status";
 	if (since) {
 		const char *why = NULL;
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		if (since_parse(since, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
+		if (timestamp_parse(since, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
 				&c.since_usec, &why) < 0) {
 			log_msg(LOG_ERR, NULL, "--since '%s': %s", since, why);
 			return CTL_EXIT_FAIL;
@@ -212,45 +287,7 @@ int main(int argc, char **argv)
 		c.has_since = true;
 	}
 
-	/* Options that belong to one verb are refused with the others. */
-	if (strcmp(verb, "faults") != 0 && (c.unit || since || c.follow || c.no_core)) {
-		log_msg(LOG_ERR, NULL, "--unit, --since, --follow and --no-core go with 'faults', not '%s'", verb);
-		return CTL_EXIT_FAIL;
-	}
-	if (strcmp(verb, "status") != 0 && (c.pid || c.prometheus || c.all)) {
-		log_msg(LOG_ERR, NULL, "--pid, --prometheus and --all go with 'status', not '%s'", verb);
-		return CTL_EXIT_FAIL;
-	}
-	if (strcmp(verb, "status") == 0) {
-		if (c.pid && optind < argc) {
-			log_msg(LOG_ERR, NULL, "status takes units or --pid, not both");
-			return CTL_EXIT_FAIL;
-		}
-		if (c.prometheus && (c.pid || optind < argc || c.json)) {
-			log_msg(LOG_ERR, NULL, "status --prometheus covers every service; no units, --pid or --json with it");
-			return CTL_EXIT_FAIL;
-		}
-		r = verb_status(&c, argv + optind, argc - optind);
-	} else if (optind < argc) {
-		log_msg(LOG_ERR, NULL, "%s takes no arguments ('%s')", verb, argv[optind]);
-		return CTL_EXIT_FAIL;
-	} else if (strcmp(verb, "check") == 0) {
-		r = verb_check(&c);
-	} else if (strcmp(verb, "faults") == 0) {
-		if (c.follow && c.json && c.json_pretty) {
-			log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
-			return CTL_EXIT_FAIL;
-		}
-		r = verb_faults(&c);
-	} else if (strcmp(verb, "apply-cpu-preferred") == 0) {
-		r = verb_apply_cpu_preferred(&c);
-	} else if (strcmp(verb, "help") == 0) {
-		usage(stdout);
-		r = CTL_EXIT_OK;
-	} else {
-		log_msg(LOG_ERR, NULL, "unknown verb '%s' (status, check, faults, apply-cpu-preferred)", verb);
-		r = CTL_EXIT_FAIL;
-	}
+	r = dispatch(&c, since != NULL, verb, argv + optind, argc - optind);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		pager_close();
 		if (errno == EPIPE)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* mtagctl-pager.c -- page the output the way systemctl does. */
+/* mtagctl-pager.c -- the terminal: page the output the way systemctl
+ * does, and colour it when wanted. */
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,25 @@
 #include <unistd.h>
 
 #include "mtagctl.h"
+
+bool ctl_want_color(void)
+{
+	const char *t = getenv("TERM");
+	const char *sc = getenv("SYSTEMD_COLORS");
+
+	if (getenv("NO_COLOR"))
+		return false;
+	if (sc && (strcmp(sc, "0") == 0 || strcmp(sc, "false") == 0 || strcmp(sc, "no") == 0))
+		return false;
+	if (sc && (strcmp(sc, "1") == 0 || strcmp(sc, "true") == 0 || strcmp(sc, "yes") == 0))
+		return true;
+	return isatty(STDOUT_FILENO) && t && strcmp(t, "dumb") != 0;
+}
+
+const char *ctl_color(const struct ctl *c, const char *seq)
+{
+	return c->color ? seq : "";
+}
 
 static pid_t pager_pid;
 

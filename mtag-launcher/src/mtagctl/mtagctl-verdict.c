@@ -107,3 +107,18 @@ void clock_hms(unsigned long long usec, char *buf, size_t len)
 	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
 		snprintf(buf, len, "?");
 }
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case V_PROTECTED:
+		return "protected";
+	case V_REPORT_ONLY:
+		return "report only";
+	case V_INACTIVE:
+		return "inactive";
+	case V_NOT_PROTECTED:
+		break;
+	}
+	return "not protected";
+}

@@ -34,6 +34,9 @@ int verb_check(const struct ctl *c);
 int verb_faults(const struct ctl *c);
 int verb_apply_cpu_preferred(const struct ctl *c);
 
+/* Colour for stdout: it is a terminal (not TERM=dumb) and NO_COLOR and
+ * SYSTEMD_COLORS do not say otherwise (SYSTEMD_COLORS=1 forces it). */
+bool ctl_want_color(void);
 /* Colour escapes, "" without colour. */
 const char *ctl_color(const struct ctl *c, const char *seq);
 #define ANSI_RED "\033[0;31m"
@@ -48,10 +51,5 @@ const char *ctl_color(const struct ctl *c, const char *seq);
  * waits for it. */
 void pager_open(const struct ctl *c);
 void pager_close(void);
-
-/* Parse a --since value: "today", "yesterday", "now", "-1h" / "1h ago"
- * (systemd time spans), "YYYY-MM-DD[ HH:MM[:SS]]", "HH:MM[:SS]" (today),
- * or "@EPOCH".  Local time.  Returns 0 or -1 with *WHY. */
-int since_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <syslog.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 #include "log.h"
 #include "sdlib.h"
 #include "util.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 #include "unitname.h"
 #include "upgrade.h"
 #include "util.h"

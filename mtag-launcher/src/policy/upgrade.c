@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "duration.h"
+#include "fileio.h"
+#include "systemd-time.h"
 #include "log.h"
 #include "sdlib.h"
 #include "util.h"
@@ -72,27 +73,13 @@ out:
 
 int upgrade_write(const char *path, const struct upgrade_rec *r, unsigned mode)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f;
-	int fd, err = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
 
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (fchmod(fd, mode) < 0) {
-		err = -errno;
-		close(fd);
-		goto out;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto out;
-	}
+	if (!f)
+		return -errno;
 	fprintf(f, "fault_usec=%" PRIu64 "\n", r->fault_usec);
 	if (r->fault_cursor[0])
 		fprintf(f, "fault_cursor=%s\n", r->fault_cursor);
@@ -104,14 +91,13 @@ int upgrade_write(const char *path, const struct upgrade_rec *r, unsigned mode)
 		fprintf(f, "window_ns=%" PRIu64 "\n", r->window_ns);
 	if (r->granted_usec)
 		fprintf(f, "granted_usec=%" PRIu64 "\n", r->granted_usec);
-	if (ferror(f) | (fclose(f) != 0))
-		err = -EIO;
-	if (!err && rename(tmp, path) < 0)
-		err = -errno;
-out:
-	if (err)
-		unlink(tmp);
-	free(tmp);
+	err = ferror(f) ? -ENOMEM : 0;
+	if (fclose(f) != 0 && !err)
+		err = -ENOMEM;
+	/* Under /run (tmpfs): atomic, not durable. */
+	if (!err)
+		err = write_file_replace(path, buf, len, (mode_t)mode, false);
+	free(buf);
 	return err;
 }
 

@@ -57,7 +57,8 @@ char *upgrade_path(const char *dir, const char *sub, const char *unit, const cha
  * to a static reason. */
 int upgrade_dir_ensure(const char *dir, const char *sub, unsigned mode, const char **why);
 
-/* Write R to PATH (mode MODE) through PATH.tmp and rename().  0 or -errno. */
+/* Write R to PATH (mode MODE) atomically (write_file_replace(): a
+ * temporary file in its directory, then rename()).  0 or -errno. */
 int upgrade_write(const char *path, const struct upgrade_rec *r, unsigned mode);
 
 /* Read PATH into *R.  1, 0 when there is no such file, -errno. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* duration.h -- time spans in systemd's syntax (systemd.time(7)). */
-#ifndef MTAG_DURATION_H
-#define MTAG_DURATION_H
+/* systemd-time.h -- time in systemd's syntax (systemd.time(7)): time spans
+ * (policy keys, --since -1h) and the timestamps of --since. */
+#ifndef MTAG_SYSTEMD_TIME_H
+#define MTAG_SYSTEMD_TIME_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,5 +19,11 @@ int duration_parse(const char *s, uint64_t *ns, const char **why);
 /* Write NS as the shortest exact systemd time span ("300ms", "1min 30s",
  * "infinity") to BUF. */
 char *duration_format(uint64_t ns, char *buf, size_t size);
+
+/* Parse a timestamp: "today", "yesterday", "now", "-1h" / "1h ago" (a
+ * time span, duration_parse(), back from NOW_USEC), "YYYY-MM-DD[ HH:MM[:SS]]",
+ * "HH:MM[:SS]" (today), or "@EPOCH".  Local time.  Into CLOCK_REALTIME
+ * microseconds; returns 0, or -1 with a reason in *WHY. */
+int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why);
 
 #endif

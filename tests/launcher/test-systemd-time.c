@@ -1,8 +1,11 @@
-/* test-duration.c -- systemd time spans (reenable=, --reenable). */
+/* test-systemd-time.c -- systemd time spans (reenable=, --reenable) and
+ * timestamps (mtagctl --since). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "duration.h"
+#include "systemd-time.h"
 #include "unit.h"
 
 #define S 1000000000ull
@@ -79,8 +82,49 @@ static void test_format(void)
 	CHECK(strlen(duration_format(90 * S + 500 * MS, b, 8)) < 8);
 }
 
+/* Timestamps, relative to a fixed "now"; TZ=UTC for the local-time
+ * forms. */
+static void test_timestamp(void)
+{
+	const uint64_t now = 1765000000ull * 1000000 + 123456; /* 2025-12-06 05:46:40 UTC */
+	const char *why = NULL;
+	uint64_t t = 0;
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	CHECK(timestamp_parse("now", now, &t, &why) == 0 && t == now);
+	CHECK(timestamp_parse("@1700000000", now, &t, &why) == 0 && t == 1700000000ull * 1000000);
+	CHECK(timestamp_parse("-1h", now, &t, &why) == 0 && t == now - 3600ull * 1000000);
+	CHECK(timestamp_parse("1h 30min ago", now, &t, &why) != 0); /* no spaces inside a span */
+	CHECK(timestamp_parse("90min ago", now, &t, &why) == 0 && t == now - 5400ull * 1000000);
+	CHECK(timestamp_parse("today", now, &t, &why) == 0 && t == 1764979200ull * 1000000);
+	CHECK(timestamp_parse("yesterday", now, &t, &why) == 0 && t == (1764979200ull - 86400) * 1000000);
+	CHECK(timestamp_parse("2025-12-06 05:00", now, &t, &why) == 0 && t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06", now, &t, &why) == 0 && t == 1764979200ull * 1000000);
+	CHECK(timestamp_parse("04:30:15", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 4 * 3600 + 30 * 60 + 15) * 1000000);
+	/* A span longer than the time since the epoch: 0, not a wrap. */
+	CHECK(timestamp_parse("-3000w", now, &t, &why) == 0 && t == 0);
+	/* ... and one that overflows nanoseconds: an error. */
+	CHECK(timestamp_parse("-100000w", now, &t, &why) < 0);
+	why = NULL;
+	CHECK(timestamp_parse("banana", now, &t, &why) < 0 && why && strstr(why, "expected today"));
+	CHECK(timestamp_parse("25:00", now, &t, &why) < 0);
+	CHECK(timestamp_parse("@", now, &t, &why) < 0);
+	CHECK(timestamp_parse("-", now, &t, &why) < 0);
+	CHECK(timestamp_parse("-infinity", now, &t, &why) < 0);
+	if (tz)
+		setenv("TZ", tz, 1);
+	else
+		unsetenv("TZ");
+	free(tz);
+	tzset();
+}
+
 void run_duration_tests(void)
 {
 	RUN(test_parse);
 	RUN(test_format);
+	RUN(test_timestamp);
 }
