@@ -405,20 +405,237 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 	}
 }
 
+/* What this start runs with: the policy entry resolved for the unit,
+ * then what the kernel offers. */
+struct run {
+	const char *unit;                 /* NULL: not in a unit, no --unit */
+	char *own_unit;                   /* the unit systemd says we run in */
+	const struct policy_entry *e;     /* NULL: --mode, or no entry */
+	char *source;                     /* "FILE:LINE", "--mode", "built-in" */
+	const char *prog;                 /* the command, for messages */
+	enum mtag_mode mode;
+	bool heap, require, hw, report_ok;
+	uint64_t reenable;                /* report mode's reenable= */
+	long report_flags;                /* report_get(): flags or -errno */
+	unsigned value;                   /* the glibc tunable */
+	char execdef_buf[64];
+	const char *exec_default;         /* NULL: not set (unsupported) */
+};
+
+static const char *run_unit(const struct run *r)
+{
+	return r->unit ? r->unit : "-";
+}
+
+/* The entry: from --mode, from --policy-entry (what mtag-generator
+ * resolved as root), or from the policy files.  0, or the exit status. */
+static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
+{
+	const struct policy_entry *e;
+
+	r->unit = o->unit;
+	r->mode = MTAG_MODE_OFF;
+	r->heap = true;
+	r->reenable = DURATION_INFINITY;
+	if (o->have_mode) {
+		r->mode = o->mode;
+		r->heap = o->heap != 0;
+		r->reenable = o->reenable_ns;
+		r->source = xstrdup("--mode");
+		return 0;
+	}
+	if (o->policy_entry) {
+		/* mtag-generator read the policy as root at the last
+		 * daemon-reload and passed the entry: this process, which may
+		 * run as the service's user in its sandbox, reads no policy
+		 * file, so none it cannot read can weaken the policy. */
+		char *line = xasprintf("%s %s\n", o->unit, o->policy_entry);
+		bool refuse;
+
+		policy_parse(p, "--policy-entry", line, strlen(line));
+		free(line);
+		e = policy_error_count(p) ? NULL : policy_lookup(p, r->unit);
+		if (!e) {
+			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
+				o->policy_entry, p->n_diags ? p->diags[0].msg : "no entry");
+			return EXIT_USAGE;
+		}
+		r->e = e;
+		r->mode = e->mode;
+		r->heap = e->heap;
+		r->reenable = e->reenable_ns;
+		r->source = xstrdup(o->policy_source);
+		if (o->policy_errors <= 0)
+			return 0;
+		refuse = o->strict || e->strict;
+		log_msg(refuse ? LOG_ERR : LOG_WARNING, MSGID_CONFIG,
+			"the policy had %ld error%s at the last daemon-reload (mtagctl check shows them)%s%s",
+			o->policy_errors, o->policy_errors == 1 ? "" : "s",
+			refuse ? " and strict behaviour was asked for: not starting " : "",
+			refuse ? r->prog : "");
+		return refuse ? EXIT_CONFIG : 0;
+	}
+	load_policy(p, o, true);
+	if (!r->unit && sdlib() && sdlib()->pid_get_unit(0, &r->own_unit) >= 0)
+		r->unit = r->own_unit;
+	if (!r->unit)
+		log_msg(LOG_WARNING, NULL,
+			"not running in a systemd unit and no --unit given: using the 'default' entry");
+	e = r->e = policy_lookup(p, r->unit);
+	if (e) {
+		r->mode = e->mode;
+		r->heap = e->heap;
+		r->reenable = e->reenable_ns;
+		r->source = xasprintf("%s:%u", e->file, e->line);
+	} else {
+		r->source = xstrdup("built-in");
+	}
+	if ((o->strict || (e && e->strict)) && policy_error_count(p)) {
+		log_msg(LOG_ERR, MSGID_CONFIG,
+			"%zu error%s in the policy and strict behaviour was asked for (%s): not starting %s",
+			policy_error_count(p), policy_error_count(p) == 1 ? "" : "s",
+			o->strict ? "--strict" : r->source, r->prog);
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* The tunable's value and what the kernel offers for the mode. */
+static void resolve_modes(struct run *r, const struct opts *o)
+{
+	r->require = o->require || (r->e && r->e->require);
+	r->value = mode_tunable_value(r->mode, r->heap);
+	r->hw = mte_supported();
+	r->report_flags = r->hw ? report_get() : -EINVAL;
+	if (r->mode == MTAG_MODE_REPORT) {
+		r->report_ok = r->report_flags >= 0;
+		/* Never sync (the first fault would stop the service) nor a
+		 * silent off: checking off, and say so. */
+		if (!r->report_ok)
+			r->value = 0;
+	} else {
+		r->reenable = DURATION_INFINITY;
+	}
+}
+
+/* --print: what a start would do, and stop. */
+static void print_run(struct run *r)
+{
+	char *tun = tunables_merge(getenv("GLIBC_TUNABLES"), r->value);
+	long cur = r->hw ? execdef_get() : -EINVAL;
+	char span[64];
+
+	printf("unit: %s\n", run_unit(r));
+	printf("policy: %s", r->source);
+	if (r->e)
+		printf(" (%s)", r->e->pattern);
+	printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\n",
+	       mode_name(r->mode), r->heap ? "on" : "off", r->require ? "yes" : "no",
+	       r->hw ? "supported" : "not supported");
+	printf("report mode: %s\n", r->report_flags >= 0 ? "supported" :
+	       r->hw ? "not supported (this kernel has no PR_GET_MTE_REPORT)" :
+		       "not supported (no MTE)");
+	if (r->mode == MTAG_MODE_REPORT)
+		printf("reenable: %s\n", duration_format(r->reenable, span, sizeof(span)));
+	if (r->mode == MTAG_MODE_ASYNC) {
+		if (r->e && r->e->upgrade_ns)
+			printf("upgrade: %s in sync after an async fault (once per boot)\n",
+			       duration_format(r->e->upgrade_ns, span, sizeof(span)));
+		else
+			printf("upgrade: no\n");
+	}
+	printf("tunable: %u\n", r->value);
+	if (cur >= 0)
+		printf("exec default: %s (kernel, kept across exec)\n",
+		       execdef_str(execdef_from_tunable(r->value), r->execdef_buf,
+				   sizeof(r->execdef_buf)));
+	else
+		printf("exec default: not supported (%s)\n",
+		       r->hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
+	printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, r->value);
+	free(tun);
+}
+
+/* Report-only mode: on for "report" (where the kernel has it), off where
+ * it was inherited and the policy says another mode.  0, or the exit
+ * status. */
+static int set_report_mode(struct run *r)
+{
+	int e;
+
+	if (r->mode == MTAG_MODE_REPORT && r->hw && r->report_ok) {
+		e = report_enable(r->reenable);
+		if (e < 0) {
+			r->report_ok = false;
+			r->value = 0;
+			r->report_flags = e;
+		}
+	} else if (r->report_flags > 0 && (r->report_flags & PR_MTE_REPORT_ON)) {
+		/* Inherited from whoever started us: the policy says another
+		 * mode, so do not pass report-only mode on. */
+		e = report_disable();
+		if (e < 0) {
+			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
+				run_unit(r), strerror(-e), r->prog);
+			return EXIT_USAGE;
+		}
+	}
+	if (r->mode == MTAG_MODE_REPORT && r->hw && !r->report_ok &&
+	    refuse_or_warn(r->require,
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes",
+				     r->unit ? r->unit : "the policy", r->source, strerror(-(int)r->report_flags)),
+			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s)",
+				     run_unit(r), r->source, strerror(-(int)r->report_flags)),
+			   r->prog, "with tag checking off (not sync, which would stop it at the first fault)"))
+		return EXIT_CONFIG;
+	return 0;
+}
+
+/* Everything in the kernel before the exec: refuse or warn without MTE,
+ * report mode, the exec default, an upgraded start.  0, or the exit
+ * status. */
+static int set_up_kernel(struct run *r, const struct opts *o)
+{
+	int e;
+
+	if (r->mode != MTAG_MODE_OFF && !r->hw &&
+	    refuse_or_warn(r->require,
+			   xasprintf("%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     r->unit ? r->unit : "the policy", r->source),
+			   xasprintf("%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
+				     run_unit(r), mode_name(r->mode), r->source),
+			   r->prog, "without tag checking"))
+		return EXIT_CONFIG;
+	if (r->mode == MTAG_MODE_ASYMM && r->hw)
+		warn_asymm(r->unit ? r->unit : "the policy");
+	e = set_report_mode(r);
+	if (e)
+		return e;
+	/* The same request through the kernel, which keeps it across every
+	 * exec of the process tree (a supervisor that cleans the environment,
+	 * a set-user-ID helper); the mtag glibc applies it when no tunable is
+	 * set.  Set for every mode, off included, so that nothing inherited
+	 * from whoever started us reaches the service. */
+	if (r->hw) {
+		e = execdef_set(execdef_from_tunable(r->value));
+		if (e == 0)
+			r->exec_default = execdef_str(execdef_from_tunable(r->value), r->execdef_buf,
+						      sizeof(r->execdef_buf));
+		else if (e != -EINVAL)
+			log_msg(LOG_WARNING, NULL, "%s: cannot set the kernel's MTE exec default: %s; the service gets the mode through GLIBC_TUNABLES only",
+				run_unit(r), strerror(-e));
+	}
+	if (r->mode == MTAG_MODE_ASYNC && r->hw && r->e && r->e->upgrade_ns && r->unit)
+		apply_upgrade(o, r->unit, r->e->upgrade_ns);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
 	struct policy p;
-	const struct policy_entry *e = NULL;
-	char *own_unit = NULL, *source = NULL, *command;
-	const char *unit;
-	enum mtag_mode mode = MTAG_MODE_OFF;
-	bool heap = true, require, hw, report_ok = false;
-	uint64_t reenable = DURATION_INFINITY;
-	long report_flags;
-	unsigned value;
-	char execdef_buf[64];
-	const char *exec_default = NULL; /* NULL: not set (unsupported) */
+	struct run r = { 0 };
+	char *command;
 	int first, rc;
 
 	log_setup("mtag-launcher", LOG_AUTO, false);
@@ -441,214 +658,37 @@ int main(int argc, char **argv)
 	}
 
 	policy_init(&p);
-	unit = o.unit;
-	if (o.have_mode) {
-		mode = o.mode;
-		heap = o.heap != 0;
-		reenable = o.reenable_ns;
-		source = xstrdup("--mode");
-	} else if (o.policy_entry) {
-		/* mtag-generator read the policy as root at the last
-		 * daemon-reload and passed the entry: this process, which may
-		 * run as the service's user in its sandbox, reads no policy
-		 * file, so none it cannot read can weaken the policy. */
-		char *line = xasprintf("%s %s\n", o.unit, o.policy_entry);
-
-		policy_parse(&p, "--policy-entry", line, strlen(line));
-		free(line);
-		e = policy_error_count(&p) ? NULL : policy_lookup(&p, unit);
-		if (!e) {
-			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
-				o.policy_entry, p.n_diags ? p.diags[0].msg : "no entry");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		mode = e->mode;
-		heap = e->heap;
-		reenable = e->reenable_ns;
-		source = xstrdup(o.policy_source);
-		if (o.policy_errors > 0) {
-			bool refuse = o.strict || e->strict;
-
-			log_msg(refuse ? LOG_ERR : LOG_WARNING, MSGID_CONFIG,
-				"the policy had %ld error%s at the last daemon-reload (mtagctl check shows them)%s%s",
-				o.policy_errors, o.policy_errors == 1 ? "" : "s",
-				refuse ? " and strict behaviour was asked for: not starting " : "",
-				refuse ? (first < argc ? argv[first] : "anything") : "");
-			if (refuse) {
-				rc = EXIT_CONFIG;
-				goto out;
-			}
-		}
-	} else {
-		load_policy(&p, &o, true);
-		if (!unit && sdlib() && sdlib()->pid_get_unit(0, &own_unit) >= 0)
-			unit = own_unit;
-		if (!unit)
-			log_msg(LOG_WARNING, NULL,
-				"not running in a systemd unit and no --unit given: using the 'default' entry");
-		e = policy_lookup(&p, unit);
-		if (e) {
-			mode = e->mode;
-			heap = e->heap;
-			reenable = e->reenable_ns;
-			source = xasprintf("%s:%u", e->file, e->line);
-		} else {
-			source = xstrdup("built-in");
-		}
-		if ((o.strict || (e && e->strict)) && policy_error_count(&p)) {
-			log_msg(LOG_ERR, MSGID_CONFIG,
-				"%zu error%s in the policy and strict behaviour was asked for (%s): not starting %s",
-				policy_error_count(&p), policy_error_count(&p) == 1 ? "" : "s",
-				o.strict ? "--strict" : source, first < argc ? argv[first] : "anything");
-			rc = EXIT_CONFIG;
-			goto out;
-		}
-	}
-	require = o.require || (e && e->require);
-	value = mode_tunable_value(mode, heap);
-	hw = mte_supported();
-	report_flags = hw ? report_get() : -EINVAL;
-	if (mode == MTAG_MODE_REPORT) {
-		report_ok = report_flags >= 0;
-		/* Never sync (the first fault would stop the service) nor a
-		 * silent off: checking off, and say so. */
-		if (!report_ok)
-			value = 0;
-	} else {
-		reenable = DURATION_INFINITY;
-	}
-
+	r.prog = first < argc ? argv[first] : "anything";
+	rc = resolve_policy(&o, &p, &r);
+	if (rc)
+		goto out;
+	resolve_modes(&r, &o);
 	if (o.action == ACT_PRINT) {
-		char *tun = tunables_merge(getenv("GLIBC_TUNABLES"), value);
-
-		printf("unit: %s\n", unit ? unit : "-");
-		printf("policy: %s", source);
-		if (e)
-			printf(" (%s)", e->pattern);
-		printf("\nmode: %s\nheap: %s\nrequire: %s\nmte: %s\n",
-		       mode_name(mode), heap ? "on" : "off", require ? "yes" : "no",
-		       hw ? "supported" : "not supported");
-		printf("report mode: %s\n", report_flags >= 0 ? "supported" :
-		       hw ? "not supported (this kernel has no PR_GET_MTE_REPORT)" :
-			    "not supported (no MTE)");
-		if (mode == MTAG_MODE_REPORT) {
-			char span[64];
-
-			printf("reenable: %s\n", duration_format(reenable, span, sizeof(span)));
-		}
-		if (mode == MTAG_MODE_ASYNC) {
-			char span[64];
-
-			if (e && e->upgrade_ns)
-				printf("upgrade: %s in sync after an async fault (once per boot)\n",
-				       duration_format(e->upgrade_ns, span, sizeof(span)));
-			else
-				printf("upgrade: no\n");
-		}
-		printf("tunable: %u\n", value);
-		{
-			long cur = hw ? execdef_get() : -EINVAL;
-
-			if (cur >= 0)
-				printf("exec default: %s (kernel, kept across exec)\n",
-				       execdef_str(execdef_from_tunable(value), execdef_buf,
-						   sizeof(execdef_buf)));
-			else
-				printf("exec default: not supported (%s)\n",
-				       hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
-		}
-		printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, value);
-		free(tun);
-		rc = 0;
+		print_run(&r);
 		goto out;
 	}
-
-	command = join_argv(argv + first);
-	if (mode != MTAG_MODE_OFF && !hw &&
-	    refuse_or_warn(require,
-			   xasprintf("%s requires MTE (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
-				     unit ? unit : "the policy", source),
-			   xasprintf("%s: MTE %s requested (%s) but this CPU or kernel does not offer it (no HWCAP2_MTE)",
-				     unit ? unit : "-", mode_name(mode), source),
-			   argv[first], "without tag checking")) {
-		free(command);
-		rc = EXIT_CONFIG;
+	rc = set_up_kernel(&r, &o);
+	if (rc)
 		goto out;
-	}
-	if (mode == MTAG_MODE_ASYMM && hw)
-		warn_asymm(unit ? unit : "the policy");
-	if (mode == MTAG_MODE_REPORT && hw && report_ok) {
-		int r = report_enable(reenable);
-
-		if (r < 0) {
-			report_ok = false;
-			value = 0;
-			report_flags = r;
-		}
-	} else if (report_flags > 0 && (report_flags & PR_MTE_REPORT_ON)) {
-		/* Inherited from whoever started us: the policy says another
-		 * mode, so do not pass report-only mode on. */
-		int r = report_disable();
-
-		if (r < 0) {
-			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
-				unit ? unit : "-", strerror(-r), argv[first]);
-			free(command);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (mode == MTAG_MODE_REPORT && hw && !report_ok &&
-	    refuse_or_warn(require,
-			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s), and require=yes",
-				     unit ? unit : "the policy", source, strerror(-(int)report_flags)),
-			   xasprintf("%s: mode report (%s) needs the report-only mode of the mtag kernel, which this kernel does not offer (%s)",
-				     unit ? unit : "-", source, strerror(-(int)report_flags)),
-			   argv[first], "with tag checking off (not sync, which would stop it at the first fault)")) {
-		free(command);
-		rc = EXIT_CONFIG;
-		goto out;
-	}
-
-	/* The same request through the kernel, which keeps it across every
-	 * exec of the process tree (a supervisor that cleans the environment,
-	 * a set-user-ID helper); the mtag glibc applies it when no tunable is
-	 * set.  Set for every mode, off included, so that nothing inherited
-	 * from whoever started us reaches the service. */
-	if (hw) {
-		int r = execdef_set(execdef_from_tunable(value));
-
-		if (r == 0)
-			exec_default = execdef_str(execdef_from_tunable(value), execdef_buf,
-						   sizeof(execdef_buf));
-		else if (r != -EINVAL)
-			log_msg(LOG_WARNING, NULL, "%s: cannot set the kernel's MTE exec default: %s; the service gets the mode through GLIBC_TUNABLES only",
-				unit ? unit : "-", strerror(-r));
-	}
-
-	if (mode == MTAG_MODE_ASYNC && hw && e && e->upgrade_ns && unit)
-		apply_upgrade(&o, unit, e->upgrade_ns);
-
-	if (tunables_apply(value) < 0) {
+	if (tunables_apply(r.value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
-		free(command);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	log_applied(&(struct applied){ .unit = unit, .mode = mode, .heap = heap,
-				       .tunable = value, .hw_mte = hw,
-				       .source = source, .command = command,
-				       .report_on = report_ok, .reenable_ns = reenable,
-				       .exec_default = exec_default });
+	command = join_argv(argv + first);
+	log_applied(&(struct applied){ .unit = r.unit, .mode = r.mode, .heap = r.heap,
+				       .tunable = r.value, .hw_mte = r.hw,
+				       .source = r.source, .command = command,
+				       .report_on = r.report_ok, .reenable_ns = r.reenable,
+				       .exec_default = r.exec_default });
 	free(command);
-	free(source);
-	free(own_unit);
+	free(r.source);
+	free(r.own_unit);
 	policy_free(&p);
 	return exec_command(argv + first, o.argv0);
 out:
-	free(source);
-	free(own_unit);
+	free(r.source);
+	free(r.own_unit);
 	policy_free(&p);
 	return rc;
 }
