@@ -5,8 +5,11 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <syslog.h>
 #include <systemd/sd-journal.h>
 #include <systemd/sd-login.h>
+
+#include "log.h"
 
 #define LIBSYSTEMD "libsystemd.so.0"
 
@@ -28,13 +31,18 @@ const struct sdlib *sdlib(void)
 	tried = true;
 	h = dlopen(LIBSYSTEMD, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		fprintf(stderr, "mtag-launcher: warning: cannot load %s: %s\n", LIBSYSTEMD, dlerror());
+		char why[512];
+
+		/* On stderr (log_msg() would ask this for the journal), under
+		 * the name of the program that asked. */
+		snprintf(why, sizeof(why), "cannot load %s: %s", LIBSYSTEMD, dlerror());
+		log_stderr(LOG_WARNING, why);
 		return NULL;
 	}
 	lib.pid_get_unit = (int (*)(pid_t, char **))dlsym(h, "sd_pid_get_unit");
 	lib.journal_send = (int (*)(const char *, ...))dlsym(h, "sd_journal_send");
 	ok = lib.pid_get_unit && lib.journal_send;
 	if (!ok)
-		fprintf(stderr, "mtag-launcher: warning: %s lacks sd_pid_get_unit or sd_journal_send\n", LIBSYSTEMD);
+		log_stderr(LOG_WARNING, LIBSYSTEMD " lacks sd_pid_get_unit or sd_journal_send");
 	return ok ? &lib : NULL;
 }
