@@ -26,7 +26,7 @@ ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 $(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) $(SYSTEMD_CFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) -lsmartcols -lm -lzstd
+	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) $(SYSTEMD_LIBS) -lsmartcols -lm -lzstd
 
 $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)

@@ -165,6 +165,63 @@ sleep 30 & spid=$!
 expect pid-real 0 "tag checking:   unknown (this kernel does not show MTE_TCF in /proc/$spid/status)" '' -- "$C" --no-pager status -p "$spid"
 kill $spid 2>/dev/null; wait $spid 2>/dev/null
 
+# The pager is not a way out of sudo (the class of CVE-2023-26604): as
+# systemctl, mtagctl runs less with LESSSECURE=1 unless the effective uid
+# owns the login session or $SYSTEMD_PAGERSECURE says otherwise.  In a real
+# terminal (tmux), less's "!" command tries to create a file; "sudo from
+# uid 1000's session" is this shell put into that session's cgroup, which
+# is what sd_pid_get_owner_uid() reads.
+# pager_escape NAME WANT(ran|refused) ENV... -- run mtagctl faults in tmux
+# with ENV, type "!touch FILE" into its pager, and see whether FILE exists.
+pager_escape() {
+	local name=$1 want=$2 mark=$T/pager-$1 got
+	shift 2
+	rm -f "$mark"
+	tmux -L mtagctl-cli -f /dev/null new-session -d -x 100 -y 20 \
+		"env SYSTEMD_LESS=R $* $C faults --no-core; sleep 0.5"
+	for _ in $(seq 50); do
+		tmux -L mtagctl-cli capture-pane -p 2>/dev/null | grep -q '0 faults' && break
+		sleep 0.1
+	done
+	tmux -L mtagctl-cli send-keys "!touch $mark" Enter
+	sleep 1
+	tmux -L mtagctl-cli send-keys Enter q
+	for _ in $(seq 30); do
+		tmux -L mtagctl-cli has-session 2>/dev/null || break
+		sleep 0.1
+	done
+	tmux -L mtagctl-cli kill-server 2>/dev/null
+	if [ -e "$mark" ]; then got=ran; else got=refused; fi
+	if [ "$got" = "$want" ]; then t_pass "cli/pager-$name"
+	else t_fail "cli/pager-$name" "the pager's ! command $got, want $want"; fi
+}
+if ! command -v tmux >/dev/null || ! command -v less >/dev/null; then
+	t_skip cli/pager "tmux or less missing (sh tools/install-deps launcher)"
+else
+	# The harness can see a shell escape: one that is allowed runs.
+	pager_escape explicit-off ran SYSTEMD_PAGERSECURE=0
+	pager_escape explicit-on refused SYSTEMD_PAGERSECURE=1
+	sess="" home=""
+	for cg in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ "$(stat -fc %T "$cg" 2>/dev/null)" = cgroup2fs ] || continue
+		home=$cg$(sed -n 's/^0:://p' /proc/$$/cgroup)
+		sess=$cg/user.slice/user-1000.slice/session-mtagctl-cli$$.scope
+		mkdir -p "$sess" 2>/dev/null || sess=
+		break
+	done
+	if [ -n "$sess" ] && echo $$ >"$sess/cgroup.procs" 2>/dev/null; then
+		pager_escape sudo refused
+		# $PAGER is not trusted under sudo either: less runs instead.
+		pager_escape sudo-pager refused "PAGER='sh -c \"touch $T/pager-sudo-pager; cat\"'"
+		pager_escape sudo-pagersecure-0 ran SYSTEMD_PAGERSECURE=0
+		echo $$ >"$home/cgroup.procs"
+		rmdir "$sess" "${sess%/*}" "${sess%/*/*}" 2>/dev/null
+	else
+		[ -n "$sess" ] && rmdir "$sess" 2>/dev/null
+		t_skip cli/pager-sudo "cannot put this shell into a user-1000 session cgroup"
+	fi
+fi
+
 # check and apply-cpu-preferred (the launcher suite runs the rest of check).
 printf 'nginx.service sync\nbad line here\n' >"$T/policy.conf"; chmod 644 "$T/policy.conf"
 expect check-error 1 '1 file read, 1 entry, 1 error' "$T/policy.conf:2:" -- "$C" check --config "$T/policy.conf"

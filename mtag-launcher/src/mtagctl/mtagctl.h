@@ -48,8 +48,17 @@ const char *ctl_color(const struct ctl *c, const char *seq);
 
 /* Start $SYSTEMD_PAGER / $PAGER / less on stdout, as systemctl does (not
  * with --no-pager, not when stdout is not a terminal); pager_close()
- * waits for it. */
+ * waits for it.  Secure mode as systemctl's: see pager_secure_mode(). */
 void pager_open(const struct ctl *c);
+/* Whether the pager runs in secure mode (LESSSECURE=1, only less), as
+ * systemd decides it: $SYSTEMD_PAGERSECURE (PAGERSECURE, NULL when unset)
+ * if it is a boolean; unset, when the login session's owner (OWNER, or
+ * OWNER_R < 0 when sd_pid_get_owner_uid() failed: no session) is not the
+ * effective uid EUID; any other value: secure, and *BAD_VALUE is set.
+ * *TRUST_PAGER: $SYSTEMD_PAGER/$PAGER may be run (only when
+ * $SYSTEMD_PAGERSECURE was set). */
+bool pager_secure_mode(const char *pagersecure, int owner_r, uid_t owner, uid_t euid,
+		       bool *trust_pager, bool *bad_value);
 void pager_close(void);
 
 #endif
