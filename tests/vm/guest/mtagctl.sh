@@ -15,6 +15,8 @@
 #                              fault: unit, pid, tid, cause right; with the
 #                              core, "certain" and the injector's 32 bytes
 #   mtagctl/BUG/journal        one MSGID_FAULT entry per kernel fault line
+#   mtagctl/prometheus-path    the textfile directory appears: the timer starts
+#   mtagctl/prometheus-exit    the service exits 0 with a service not as asked
 #   mtagctl/prometheus         the textfile the timer's service writes
 #                              parses and counts the faults by cause
 #   mtagctl/catalog            journalctl -x explains the fault entry
@@ -122,8 +124,24 @@ mtagctl_section() {
 	grep -q 'mtagctl faults' <<<"$out" && pass mtagctl/catalog || fail mtagctl/catalog "journalctl -x shows no catalog text: $(head -c 300 <<<"$out")"
 
 	# ---- Prometheus: the timer's service writes the textfile.
+	# The exporter's directory appears after boot, as when
+	# prometheus-node-exporter is installed after mtag: the path unit
+	# starts the timer, no reboot.
+	local was_timer
+	was_timer=$(systemctl is-active mtag-prometheus.timer 2>&1)
 	mkdir -p /var/lib/prometheus/node-exporter
-	systemctl start mtag-prometheus.service
+	if wait_for 20 systemctl -q is-active mtag-prometheus.timer; then
+		pass mtagctl/prometheus-path
+	else
+		fail mtagctl/prometheus-path "timer $(systemctl is-active mtag-prometheus.timer 2>&1) (before the directory: $was_timer), path $(systemctl is-active mtag-prometheus.path 2>&1)"
+	fi
+	# redis-server is not as asked here, and the service still succeeds:
+	# that is in the file, not in a failed unit.
+	if systemctl start mtag-prometheus.service && ! systemctl -q is-failed mtag-prometheus.service; then
+		pass mtagctl/prometheus-exit
+	else
+		fail mtagctl/prometheus-exit "$(systemctl status mtag-prometheus.service 2>&1 | tail -5 | tr '\n' '|')"
+	fi
 	local pf=/var/lib/prometheus/node-exporter/mtag.prom
 	cp "$pf" "$R/mtag.prom" 2>/dev/null
 	if [ ! -s "$pf" ]; then
