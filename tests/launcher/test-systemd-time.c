@@ -96,7 +96,15 @@ static void test_timestamp(void)
 	CHECK(timestamp_parse("now", now, &t, &why) == 0 && t == now);
 	CHECK(timestamp_parse("@1700000000", now, &t, &why) == 0 && t == 1700000000ull * 1000000);
 	CHECK(timestamp_parse("-1h", now, &t, &why) == 0 && t == now - 3600ull * 1000000);
-	CHECK(timestamp_parse("1h 30min ago", now, &t, &why) != 0); /* no spaces inside a span */
+	/* On the command line a span may have spaces, as systemd's. */
+	CHECK(timestamp_parse("1h 30min ago", now, &t, &why) == 0 && t == now - 5400ull * 1000000);
+	CHECK(timestamp_parse("2 days ago", now, &t, &why) == 0 && t == now - 2 * 86400ull * 1000000);
+	CHECK(timestamp_parse("1 5s ago", now, &t, &why) == 0 && t == now - 6ull * 1000000);
+	CHECK(timestamp_parse("+1h", now, &t, &why) == 0 && t == now + 3600ull * 1000000);
+	CHECK(timestamp_parse("5min left", now, &t, &why) == 0 && t == now + 300ull * 1000000);
+	CHECK(timestamp_parse("tomorrow", now, &t, &why) == 0 && t == (1764979200ull + 86400) * 1000000);
+	CHECK(timestamp_parse("2 parsecs ago", now, &t, &why) < 0);
+	CHECK(timestamp_parse("2 days ago ago", now, &t, &why) < 0);
 	CHECK(timestamp_parse("90min ago", now, &t, &why) == 0 && t == now - 5400ull * 1000000);
 	CHECK(timestamp_parse("today", now, &t, &why) == 0 && t == 1764979200ull * 1000000);
 	CHECK(timestamp_parse("yesterday", now, &t, &why) == 0 && t == (1764979200ull - 86400) * 1000000);
@@ -109,11 +117,56 @@ static void test_timestamp(void)
 	/* ... and one that overflows nanoseconds: an error. */
 	CHECK(timestamp_parse("-100000w", now, &t, &why) < 0);
 	why = NULL;
-	CHECK(timestamp_parse("banana", now, &t, &why) < 0 && why && strstr(why, "expected today"));
+	CHECK(timestamp_parse("banana", now, &t, &why) < 0 && why && strstr(why, "expected a timestamp of systemd.time(7)"));
 	CHECK(timestamp_parse("25:00", now, &t, &why) < 0);
 	CHECK(timestamp_parse("@", now, &t, &why) < 0);
 	CHECK(timestamp_parse("-", now, &t, &why) < 0);
 	CHECK(timestamp_parse("-infinity", now, &t, &why) < 0);
+	/* What systemd's parse_timestamp() takes besides. */
+	CHECK(timestamp_parse("@1700000000.25", now, &t, &why) == 0 && t == 1700000000ull * 1000000 + 250000);
+	CHECK(timestamp_parse("Sat 2025-12-06 05:00:00", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("saturday 2025-12-06", now, &t, &why) == 0 && t == 1764979200ull * 1000000);
+	why = NULL;
+	CHECK(timestamp_parse("Mon 2025-12-06 05:00:00", now, &t, &why) < 0 && why && strstr(why, "weekday"));
+	CHECK(timestamp_parse("2025-12-06 05:00:00 UTC", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06T05:00:00", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06T05:00:00Z", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06T06:30:00+01:30", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06 05:00:00.5", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000 + 500000);
+	CHECK(timestamp_parse("25-12-06 05:00:00", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("Dec 06 05:00:00", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("  today  ", now, &t, &why) == 0 && t == 1764979200ull * 1000000);
+	CHECK(timestamp_parse("2025-12-06 06:00:00 Europe/Berlin", now, &t, &why) == 0 &&
+	      t == (1764979200ull + 5 * 3600) * 1000000);
+	CHECK(timestamp_parse("2025-12-06 05:00:00 UTC UTC", now, &t, &why) < 0);
+	CHECK(timestamp_parse("2025-12-06 05:00:00 Mars/Olympus", now, &t, &why) < 0);
+	CHECK(timestamp_parse("2025-12-06 05:00:00 ../../etc/passwd", now, &t, &why) < 0);
+	CHECK(timestamp_parse("2025-12-06T05:00:00+25:00", now, &t, &why) < 0);
+	CHECK(timestamp_parse("2025-12-06 05:00:00Z UTC", now, &t, &why) < 0);
+	/* Every timestamp mtagctl prints ("%a %Y-%m-%d %H:%M:%S %Z", and
+	 * "%H:%M:%S"), in another local zone, parses back to its second. */
+	setenv("TZ", "Europe/Berlin", 1);
+	tzset();
+	for (uint64_t sec = 1700000000ull; sec < 1800000000ull; sec += 3777777ull) {
+		time_t tt = (time_t)sec;
+		struct tm tm;
+		char b[80];
+
+		localtime_r(&tt, &tm);
+		strftime(b, sizeof(b), "%a %Y-%m-%d %H:%M:%S %Z", &tm);
+		if (timestamp_parse(b, now, &t, &why) != 0 || t != sec * 1000000)
+			printf("# '%s' -> %llu, want %llu\n", b, (unsigned long long)t / 1000000,
+			       (unsigned long long)sec);
+		CHECK(timestamp_parse(b, now, &t, &why) == 0 && t == sec * 1000000);
+	}
 	if (tz)
 		setenv("TZ", tz, 1);
 	else

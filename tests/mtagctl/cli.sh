@@ -48,7 +48,7 @@ expect pid-with-faults 2 '' "go with 'status', not 'faults'" -- "$C" faults -p 1
 expect prom-with-json 2 '' 'no units, --pid or --json with it' -- "$C" status --prometheus --json
 expect bad-json 2 '' '--json=yaml: expected pretty or short' -- "$C" --json=yaml status
 expect check-args 2 '' 'check takes no arguments' -- "$C" check extra
-expect since-bad 2 '' "--since 'banana': expected today" -- "$C" faults --since banana
+expect since-bad 2 '' "--since 'banana': expected a timestamp of systemd.time(7)" -- "$C" faults --since banana
 expect since-bad-span 2 '' "--since '-5 parsecs'" -- "$C" faults --since '-5 parsecs'
 for s in today yesterday now -1h '2d ago' '2026-12-04' '2026-12-04 10:00' '10:30:15' @1700000000; do
 	expect "since-ok/$s" 1 '0 faults' '' -- "$C" --no-pager faults --since "$s" --no-core

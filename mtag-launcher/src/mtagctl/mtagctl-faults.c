@@ -6,6 +6,7 @@
 /* corefile.h first: <signal.h> (from <sys/wait.h>) defines si_addr. */
 #include "corefile.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -36,6 +37,8 @@
 struct fault_rec {
 	uint64_t usec;
 	char boot[33];
+	char hostname[256], machine_id[33]; /* journald's _HOSTNAME, _MACHINE_ID */
+	char message[1024];                 /* MESSAGE, for -o cat */
 	char unit[256], comm[64], kind[8], action[16], mode[32];
 	pid_t pid, tid;           /* 0: none (or not a number) */
 	char addr[24], ptr_tag[8], mem_tag[16], pc[24], pc_object[600], tags[32];
@@ -53,6 +56,24 @@ struct fault_rec {
 	uint64_t upgraded_from_usec;
 	uint64_t upgrade_start_usec, upgrade_until_usec; /* the launcher's entry */
 };
+
+/* The journals to read, as journalctl chooses them: -D DIR, --file FILE,
+ * -m (every machine's journal under /var/log/journal), or this
+ * machine's system journal. */
+static int journal_open(const struct ctl *c, sd_journal **j)
+{
+	if (c->directory)
+		return sd_journal_open_directory(j, c->directory, 0);
+	if (c->files)
+		return sd_journal_open_files(j, c->files, 0);
+	return sd_journal_open(j, c->merge ? SD_JOURNAL_SYSTEM : SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+}
+
+/* Journals other than this machine's own: each fault shows its host. */
+static bool other_hosts(const struct ctl *c)
+{
+	return c->directory || c->files || c->merge;
+}
 
 static char *field_dup(sd_journal *j, const char *name)
 {
@@ -84,6 +105,9 @@ static void read_rec(sd_journal *j, struct fault_rec *r)
 	sd_journal_get_realtime_usec(j, &r->usec);
 	if (sd_journal_get_monotonic_usec(j, NULL, &boot) >= 0)
 		sd_id128_to_string(boot, r->boot);
+	sd_ctl_field(j, "_HOSTNAME", r->hostname, sizeof(r->hostname));
+	sd_ctl_field(j, "_MACHINE_ID", r->machine_id, sizeof(r->machine_id));
+	sd_ctl_field(j, "MESSAGE", r->message, sizeof(r->message));
 	sd_ctl_field(j, "MTAG_UNIT", r->unit, sizeof(r->unit));
 	sd_ctl_field(j, "MTAG_CGROUP", r->cgroup, sizeof(r->cgroup));
 	sd_ctl_field(j, "MTAG_COMM", r->comm, sizeof(r->comm));
@@ -166,7 +190,7 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 
 	if (!r->pid || !r->boot[0] || strcmp(r->action, "signal") != 0)
 		return;
-	if (sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+	if (journal_open(c, &j) < 0)
 		return;
 	want_core = !c->no_core && r->kernel[0] &&
 		    mte_fault_parse(r->kernel, strlen(r->kernel), &f) == 1 && f.has_addr;
@@ -240,12 +264,12 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 /* The launcher's entry of the upgraded start that R's async fault caused:
  * when it started and until when it ran in sync.  Only an entry that
  * journald attributes to the unit itself (_SYSTEMD_UNIT) counts. */
-static void add_upgrade_start(struct fault_rec *r)
+static void add_upgrade_start(const struct ctl *c, struct fault_rec *r)
 {
 	sd_journal *j;
 	char m[700], v[32];
 
-	if (!r->upgraded_from[0] || sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM) < 0)
+	if (!r->upgraded_from[0] || journal_open(c, &j) < 0)
 		return;
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_UPGRADED_START, 0);
 	snprintf(m, sizeof(m), "MTAG_UPGRADE_FAULT_CURSOR=%s", r->upgraded_from);
@@ -315,7 +339,7 @@ static void print_time(uint64_t usec, char *buf, size_t len)
 static void print_rec(const struct ctl *c, const struct fault_rec *r)
 {
 	char when[64];
-	char e_unit[1024], e_comm[256], e_kind[32], e_cause[128], pid[16] = "", tid[16] = "";
+	char e_hostname[1024], e_unit[1024], e_comm[256], e_kind[32], e_cause[128], pid[16] = "", tid[16] = "";
 	char e_confidence[64], e_text[2048], e_addr[96], e_ptr_tag[32], e_mem_tag[64];
 	char e_tags[128], e_pc[96], e_pc_object[2400], e_mode[128], e_core_file[2400];
 	char e_core_note[1024];
@@ -326,8 +350,9 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 		snprintf(pid, sizeof(pid), "%d", (int)r->pid);
 	if (r->tid)
 		snprintf(tid, sizeof(tid), "%d", (int)r->tid);
-	printf("%s%s  %s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when, ESC(unit),
-	       ESC(comm), pid, tid, ESC(kind),
+	printf("%s%s  %s%s%s  %s[%s] thread %s  %s, %s%s\n", ctl_color(c, ANSI_BOLD), when,
+	       other_hosts(c) ? (r->hostname[0] ? ESC(hostname) : "?") : "", other_hosts(c) ? "  " : "",
+	       ESC(unit), ESC(comm), pid, tid, ESC(kind),
 	       report ? "reported (report mode, the service ran on)" : "SIGSEGV",
 	       ctl_color(c, ANSI_RESET));
 	printf("    cause:  %s%s%s (%s%s): %s\n", report ? ctl_color(c, ANSI_YELLOW) : ctl_color(c, ANSI_RED),
@@ -378,6 +403,8 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 	json_begin_object(w);
 	json_kv_uint(w, "time_usec", r->usec);
 	json_kv_string(w, "boot_id", r->boot);
+	json_kv_string(w, "hostname", r->hostname[0] ? r->hostname : NULL);
+	json_kv_string(w, "machine_id", r->machine_id[0] ? r->machine_id : NULL);
 	json_kv_string(w, "unit", r->unit);
 	json_kv_string(w, "cgroup", r->cgroup);
 	json_kv_uint(w, "pid", (uint64_t)r->pid);
@@ -432,8 +459,14 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 static void emit(const struct ctl *c, struct json *w, struct fault_rec *r, bool stream)
 {
 	add_core(c, r);
-	add_upgrade_start(r);
-	if (c->json) {
+	add_upgrade_start(c, r);
+	if (c->output_cat) {
+		char e[4096];
+
+		printf("%s\n", cescape(r->message, e, sizeof(e)));
+		if (stream)
+			fflush(stdout);
+	} else if (c->json) {
 		json_rec(w, r);
 		if (stream) {
 			json_finish(w);
@@ -448,18 +481,196 @@ static void emit(const struct ctl *c, struct json *w, struct fault_rec *r, bool 
 	r->stack = NULL;
 }
 
+/* -b: the boot DESC names ("" the current one, or with other hosts'
+ * journals the last), as journalctl takes it: a boot ID, an offset (1 the
+ * first boot in the journal, 0 the last, -1 the one before), or an ID
+ * with an offset from it.  Into ID (32 hex digits); 0, or -1 with the
+ * reason logged. */
+struct boot {
+	uint64_t first_usec;
+	char id[33];
+};
+
+static int boot_cmp(const void *a, const void *b)
+{
+	const struct boot *x = a, *y = b;
+
+	return x->first_usec < y->first_usec ? -1 : x->first_usec > y->first_usec;
+}
+
+static int resolve_boot(const struct ctl *c, sd_journal *j, char id[33])
+{
+	const char *d = c->boot;
+	char want[33] = "";
+	long off = 0;
+	bool has_off = false;
+	struct boot *boots = NULL;
+	size_t n = 0, cap = 0, at;
+	const void *data;
+	size_t len;
+	int r = -1;
+
+	if (strlen(d) >= 32 && strspn(d, "0123456789abcdefABCDEF") >= 32) {
+		memcpy(want, d, 32);
+		want[32] = '\0';
+		for (char *p = want; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		d += 32;
+	}
+	if (*d) {
+		char *end;
+
+		errno = 0;
+		off = strtol(d, &end, 10);
+		if (errno || end == d || *end || (want[0] && *d != '+' && *d != '-')) {
+			log_msg(LOG_ERR, NULL, "-b '%s': expected a boot ID, an offset, or an ID with +N/-N", c->boot);
+			return -1;
+		}
+		has_off = true;
+	}
+	if (!want[0] && !has_off && !other_hosts(c)) {
+		sd_id128_t b;
+
+		if (sd_id128_get_boot(&b) < 0) {
+			log_msg(LOG_ERR, NULL, "-b: cannot read this boot's ID");
+			return -1;
+		}
+		sd_id128_to_string(b, id);
+		return 0;
+	}
+	if (want[0] && !has_off) {
+		memcpy(id, want, 33);
+		return 0;
+	}
+	/* The boots in the journal, in the order they began. */
+	if (sd_journal_query_unique(j, "_BOOT_ID") < 0) {
+		log_msg(LOG_ERR, NULL, "-b: cannot list the boots in the journal");
+		return -1;
+	}
+	SD_JOURNAL_FOREACH_UNIQUE(j, data, len) {
+		if (len != 9 + 32 || memcmp(data, "_BOOT_ID=", 9) != 0)
+			continue;
+		grow_array((void **)&boots, &cap, n + 1, sizeof(*boots));
+		memcpy(boots[n].id, (const char *)data + 9, 32);
+		boots[n].id[32] = '\0';
+		boots[n].first_usec = UINT64_MAX;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char m[64];
+
+		snprintf(m, sizeof(m), "_BOOT_ID=%s", boots[i].id);
+		sd_journal_flush_matches(j);
+		sd_journal_add_match(j, m, 0);
+		sd_journal_seek_head(j);
+		if (sd_journal_next(j) > 0)
+			sd_journal_get_realtime_usec(j, &boots[i].first_usec);
+	}
+	sd_journal_flush_matches(j);
+	qsort(boots, n, sizeof(*boots), boot_cmp);
+	if (want[0]) {
+		for (at = 0; at < n && strcmp(boots[at].id, want) != 0; at++)
+			;
+		if (at == n) {
+			log_msg(LOG_ERR, NULL, "-b: boot %s is not in the journal", want);
+			goto out;
+		}
+		if ((off < 0 && (size_t)-off > at) || (off > 0 && at + (size_t)off >= n))
+			goto range;
+		at = (size_t)((long)at + off);
+	} else if (off > 0) {
+		if ((size_t)off > n)
+			goto range;
+		at = (size_t)off - 1;
+	} else {
+		if (n == 0 || (size_t)-off >= n)
+			goto range;
+		at = n - 1 - (size_t)-off;
+	}
+	memcpy(id, boots[at].id, 33);
+	r = 0;
+	goto out;
+range:
+	log_msg(LOG_ERR, NULL, "-b %s: no such boot in the journal (it holds %zu)", c->boot, n);
+out:
+	free(boots);
+	return r;
+}
+
+/* Move to the next fault entry mtag-faultd wrote, backwards with BACK;
+ * 1 there is one (its time in *USEC), 0 none left. */
+static int step(sd_journal *j, bool back, uint64_t *usec)
+{
+	int e;
+
+	while ((e = back ? sd_journal_previous(j) : sd_journal_next(j)) > 0) {
+		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+			continue;
+		sd_journal_get_realtime_usec(j, usec);
+		return 1;
+	}
+	return 0;
+}
+
+/* Place J so that the next step() forwards (or backwards, C->reverse)
+ * gives the first fault to show: the window [--since, --until], and of
+ * it the last -n N. */
+static void position(const struct ctl *c, sd_journal *j)
+{
+	uint64_t u;
+	char *cursor = NULL;
+
+	if (c->reverse || c->lines >= 0) {
+		if (c->has_until && c->until_usec < UINT64_MAX)
+			sd_journal_seek_realtime_usec(j, c->until_usec + 1);
+		else
+			sd_journal_seek_tail(j);
+	} else if (c->has_since) {
+		sd_journal_seek_realtime_usec(j, c->since_usec);
+	} else {
+		sd_journal_seek_head(j);
+	}
+	if (c->reverse || c->lines < 0)
+		return;
+	/* The N-th last in the window, then forwards from it. */
+	for (long k = 0; k < c->lines && step(j, true, &u) > 0;) {
+		if (c->has_until && u > c->until_usec)
+			continue;
+		if (c->has_since && u < c->since_usec)
+			break;
+		free(cursor);
+		cursor = NULL;
+		sd_journal_get_cursor(j, &cursor);
+		k++;
+	}
+	if (cursor) {
+		sd_journal_seek_cursor(j, cursor);
+		free(cursor);
+	} else {
+		/* None: nothing to show, -f goes on from the end. */
+		sd_journal_seek_tail(j);
+		sd_journal_previous(j);
+	}
+}
+
 int verb_faults(const struct ctl *c)
 {
 	sd_journal *j;
 	struct fault_rec r;
 	struct json w;
-	char m[300];
+	char m[300], boot[33];
 	unsigned n = 0;
+	uint64_t u;
 	int e;
 
-	e = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+	e = journal_open(c, &j);
 	if (e < 0) {
-		log_msg(LOG_ERR, NULL, "cannot open the journal: %s", strerror(-e));
+		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
+			c->directory ? c->directory : "", strerror(-e));
+		return CTL_EXIT_FAIL;
+	}
+	if (c->boot && resolve_boot(c, j, boot) < 0) {
+		sd_journal_close(j);
 		return CTL_EXIT_FAIL;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
@@ -468,33 +679,36 @@ int verb_faults(const struct ctl *c)
 		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
 		sd_journal_add_match(j, m, 0);
 	}
-	if (c->has_since)
-		sd_journal_seek_realtime_usec(j, c->since_usec);
-	else
-		sd_journal_seek_head(j);
+	if (c->boot) {
+		snprintf(m, sizeof(m), "_BOOT_ID=%s", boot);
+		sd_journal_add_match(j, m, 0);
+	}
+	position(c, j);
 	json_init(&w, stdout, c->json_pretty);
 	if (!c->follow)
 		pager_open(c);
-	if (c->json && !c->follow)
+	if (c->json && !c->output_cat && !c->follow)
 		json_begin_array(&w);
-	while ((e = sd_journal_next(j)) > 0) {
-		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+	while (step(j, c->reverse, &u) > 0) {
+		if (c->reverse ? c->has_until && u > c->until_usec : c->has_since && u < c->since_usec)
 			continue;
+		if (c->reverse ? c->has_since && u < c->since_usec : c->has_until && u > c->until_usec)
+			break;
 		read_rec(j, &r);
-		if (c->has_since && r.usec < c->since_usec)
-			continue;
 		emit(c, &w, &r, c->follow);
 		n++;
+		if (c->reverse && c->lines >= 0 && n >= (unsigned long)c->lines)
+			break;
 	}
-	if (c->json && !c->follow) {
+	if (c->json && !c->output_cat && !c->follow) {
 		json_end_array(&w);
 		json_finish(&w);
 	}
 	if (!c->follow) {
-		if (!c->json && !c->no_legend)
+		if (!c->json && !c->output_cat && !c->no_legend)
 			printf("%u fault%s%s%s.%s\n", n, n == 1 ? "" : "s", c->unit ? " of " : "",
 			       c->unit ? c->unit : "",
-			       n ? "" : " (mtag-faultd records them: is mtag-faultd.service running?)");
+			       n || other_hosts(c) ? "" : " (mtag-faultd records them: is mtag-faultd.service running?)");
 		sd_journal_close(j);
 		return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
 	}
@@ -505,9 +719,7 @@ int verb_faults(const struct ctl *c)
 			log_msg(LOG_ERR, NULL, "waiting for the journal: %s", strerror(-e));
 			break;
 		}
-		while (sd_journal_next(j) > 0) {
-			if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
-				continue;
+		while (step(j, false, &u) > 0) {
 			read_rec(j, &r);
 			emit(c, &w, &r, true);
 		}

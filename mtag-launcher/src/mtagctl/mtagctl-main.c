@@ -19,6 +19,7 @@
 #include "log.h"
 #include "mtagctl.h"
 #include "systemd-time.h"
+#include "util.h"
 
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
@@ -46,8 +47,18 @@ static void usage(FILE *f)
 		"  -p, --pid PID          status: one process\n"
 		"      --prometheus[=FILE]\n"
 		"  -u, --unit UNIT        faults: only this unit's\n"
-		"  -S, --since TIME       faults: only those since TIME (\"today\", \"-1h\",\n"
-		"                         \"2026-12-04 10:00\")\n"
+		"  -S, --since TIME       faults: only those since TIME (systemd.time(7):\n"
+		"                         \"today\", \"-1h\", \"2 days ago\", \"2026-12-04 10:00\",\n"
+		"                         every time mtagctl prints)\n"
+		"  -U, --until TIME       faults: only those until TIME\n"
+		"  -b, --boot[=ID][±N]    faults: only those of this boot, or another\n"
+		"  -n, --lines[=N]        faults: only the last N (10; \"all\": every one)\n"
+		"  -r, --reverse          faults: newest first\n"
+		"  -o, --output MODE      short, json, json-pretty or cat (faults: the\n"
+		"                         entries' messages)\n"
+		"  -D, --directory DIR    faults: the journal files in DIR (journal-remote)\n"
+		"      --file FILE        faults: this journal file (repeatable)\n"
+		"  -m, --merge            faults: every machine's journal in /var/log/journal\n"
 		"  -f, --follow           faults: print new faults as they happen\n"
 		"      --no-core          faults: do not read core dumps\n"
 		"      --json[=pretty|short]  machine-readable output\n"
@@ -67,7 +78,7 @@ static void usage(FILE *f)
 enum {
 	OPT_JSON = 256, OPT_NO_PAGER, OPT_NO_LEGEND, OPT_CONFIG, OPT_ROOT,
 	OPT_PROMETHEUS, OPT_NO_CORE, OPT_VERSION, OPT_STRICT, OPT_PROC,
-	OPT_CGROUP_ROOT,
+	OPT_CGROUP_ROOT, OPT_FILE,
 };
 
 static int parse_pid(const char *s, pid_t *out)
@@ -83,11 +94,28 @@ static int parse_pid(const char *s, pid_t *out)
 	return 0;
 }
 
+/* What journalctl's -b takes: a boot ID (32 hex digits), an offset
+ * ("-1", "+2", "0"), or an ID with an offset. */
+static bool is_boot_descriptor(const char *s)
+{
+	size_t hex = strspn(s, "0123456789abcdefABCDEF");
+	const char *n = hex >= 32 ? s + 32 : s;
+
+	if (hex >= 32 && !*n)
+		return true;
+	if (hex >= 32 && *n != '+' && *n != '-')
+		return false;
+	if (*n == '+' || *n == '-')
+		n++;
+	return *n && strspn(n, "0123456789") == strlen(n);
+}
+
 /* The verbs, as coredumpctl has them: a name, how many arguments, which
  * of the verb-only options it takes, and the function. */
 enum {
 	VOPT_STATUS = 1 << 0, /* --pid, --prometheus, --all */
-	VOPT_FAULTS = 1 << 1, /* --unit, --since, --follow, --no-core */
+	VOPT_FAULTS = 1 << 1, /* --unit, --since, --until, -b, -n, -r, -o cat,
+			       * -D, --file, -m, --follow, --no-core */
 };
 
 static int run_status(const struct ctl *c, char **args, int n)
@@ -112,6 +140,14 @@ static int run_faults(const struct ctl *c, char **args, int n)
 {
 	if (c->follow && c->json && c->json_pretty) {
 		log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
+		return CTL_EXIT_FAIL;
+	}
+	if (c->follow && (c->reverse || c->has_until)) {
+		log_msg(LOG_ERR, NULL, "faults --follow shows what comes: not with --reverse or --until");
+		return CTL_EXIT_FAIL;
+	}
+	if (c->has_since && c->has_until && c->since_usec > c->until_usec) {
+		log_msg(LOG_ERR, NULL, "--since is after --until: no fault can be in between");
 		return CTL_EXIT_FAIL;
 	}
 	return verb_faults(c);
@@ -161,8 +197,11 @@ static int dispatch(const struct ctl *c, bool has_since, const char *name, char 
 		return CTL_EXIT_FAIL;
 	}
 	/* Options that belong to one verb are refused with the others. */
-	if (!(v->opts & VOPT_FAULTS) && (c->unit || has_since || c->follow || c->no_core)) {
-		log_msg(LOG_ERR, NULL, "--unit, --since, --follow and --no-core go with 'faults', not '%s'", name);
+	if (!(v->opts & VOPT_FAULTS) &&
+	    (c->unit || has_since || c->has_until || c->boot || c->lines >= 0 || c->reverse ||
+	     c->output_cat || c->directory || c->files || c->merge || c->follow || c->no_core)) {
+		log_msg(LOG_ERR, NULL, "--unit, --since, --until, --boot, --lines, --reverse, -o cat, "
+			"--directory, --file, --merge, --follow and --no-core go with 'faults', not '%s'", name);
 		return CTL_EXIT_FAIL;
 	}
 	if (!(v->opts & VOPT_STATUS) && (c->pid || c->prometheus || c->all)) {
@@ -184,6 +223,14 @@ int main(int argc, char **argv)
 		{ "prometheus", optional_argument, NULL, OPT_PROMETHEUS },
 		{ "unit", required_argument, NULL, 'u' },
 		{ "since", required_argument, NULL, 'S' },
+		{ "until", required_argument, NULL, 'U' },
+		{ "boot", optional_argument, NULL, 'b' },
+		{ "lines", optional_argument, NULL, 'n' },
+		{ "reverse", no_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "directory", required_argument, NULL, 'D' },
+		{ "file", required_argument, NULL, OPT_FILE },
+		{ "merge", no_argument, NULL, 'm' },
 		{ "follow", no_argument, NULL, 'f' },
 		{ "no-core", no_argument, NULL, OPT_NO_CORE },
 		{ "json", optional_argument, NULL, OPT_JSON },
@@ -199,13 +246,74 @@ int main(int argc, char **argv)
 		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctl c = { .proc = "/proc", .cgroup_root = "/sys/fs/cgroup" };
-	const char *since = NULL, *verb;
+	struct ctl c = { .proc = "/proc", .cgroup_root = "/sys/fs/cgroup", .lines = -1 };
+	const char *since = NULL, *until = NULL, *verb, **files = NULL;
+	size_t n_files = 0, files_cap = 0;
 	int opt, r;
 
 	log_setup("mtagctl", LOG_STDERR, false);
-	while ((opt = getopt_long(argc, argv, "ap:u:S:fh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "ap:u:S:U:b::n::ro:D:mfh", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'U':
+			until = optarg;
+			break;
+		case 'b':
+			/* As journalctl: "-b -1" takes the next word when it
+			 * is a boot descriptor. */
+			c.boot = optarg ? optarg : "";
+			if (!optarg && optind < argc && is_boot_descriptor(argv[optind]))
+				c.boot = argv[optind++];
+			break;
+		case 'n': {
+			const char *a = optarg;
+
+			if (!a && optind < argc && (strcmp(argv[optind], "all") == 0 ||
+						    strspn(argv[optind], "0123456789") == strlen(argv[optind])))
+				a = argv[optind++];
+			if (!a) {
+				c.lines = 10;
+			} else if (strcmp(a, "all") == 0) {
+				c.lines = -1;
+			} else {
+				char *end;
+
+				errno = 0;
+				c.lines = strtol(a, &end, 10);
+				if (errno || end == a || *end || c.lines < 0) {
+					log_msg(LOG_ERR, NULL, "--lines '%s': expected a number or all", a);
+					return CTL_EXIT_FAIL;
+				}
+			}
+			break;
+		}
+		case 'r':
+			c.reverse = true;
+			break;
+		case 'o':
+			c.json = c.json_pretty = c.output_cat = false;
+			if (strcmp(optarg, "json") == 0) {
+				c.json = true;
+			} else if (strcmp(optarg, "json-pretty") == 0) {
+				c.json = c.json_pretty = true;
+			} else if (strcmp(optarg, "cat") == 0) {
+				c.output_cat = true;
+			} else if (strcmp(optarg, "short") != 0) {
+				log_msg(LOG_ERR, NULL, "--output '%s': expected short, json, json-pretty or cat", optarg);
+				return CTL_EXIT_FAIL;
+			}
+			break;
+		case 'D':
+			c.directory = optarg;
+			break;
+		case OPT_FILE:
+			grow_array((void **)&files, &files_cap, n_files + 2, sizeof(*files));
+			files[n_files++] = optarg;
+			files[n_files] = NULL;
+			c.files = files;
+			break;
+		case 'm':
+			c.merge = true;
+			break;
 		case 'a':
 			c.all = true;
 			break;
@@ -287,7 +395,26 @@ int main(int argc, char **argv)
 		c.has_since = true;
 	}
 
+	if (until) {
+		const char *why = NULL;
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (timestamp_parse(until, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
+				&c.until_usec, &why) < 0) {
+			log_msg(LOG_ERR, NULL, "--until '%s': %s", until, why);
+			return CTL_EXIT_FAIL;
+		}
+		c.has_until = true;
+	}
+	if (!!c.directory + !!c.files + c.merge > 1) {
+		log_msg(LOG_ERR, NULL, "--directory, --file and --merge choose the journals: one of them");
+		free(files);
+		return CTL_EXIT_FAIL;
+	}
+
 	r = dispatch(&c, since != NULL, verb, argv + optind, argc - optind);
+	free(files);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		pager_close();
 		if (errno == EPIPE)

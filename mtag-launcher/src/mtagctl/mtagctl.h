@@ -24,6 +24,17 @@ struct ctl {
 	const char *unit;        /* faults --unit */
 	bool has_since;
 	uint64_t since_usec;     /* faults --since, CLOCK_REALTIME us */
+	bool has_until;
+	uint64_t until_usec;     /* faults --until */
+	long lines;              /* faults -n N: the last N; -1 every one */
+	bool reverse;            /* faults -r: newest first */
+	bool output_cat;         /* faults -o cat: each entry's message */
+	const char *boot;        /* faults -b [DESCRIPTOR] ("" alone), or NULL */
+	/* faults: which journals, as journalctl's -D, --file, -m; none of
+	 * them: this machine's system journal. */
+	const char *directory;
+	const char **files;      /* NULL-terminated */
+	bool merge;
 	bool follow;             /* faults -f */
 	bool no_core;            /* faults --no-core */
 	bool strict;             /* apply-cpu-preferred --strict */

@@ -2,8 +2,9 @@
 /* systemd-time.c -- time as systemd.time(7) writes it.  Time spans: a
  * sequence of NUMBER[UNIT] words, the units added up; no unit means
  * seconds.  Spaces between the parts are not allowed here (a policy line
- * is split at white space).  Timestamps (--since): a subset, on top of
- * the time spans ("-1h", "1h ago"). */
+ * is split at white space).  Timestamps (--since, --until): what
+ * systemd's parse_timestamp() takes, the time spans in them with white
+ * space allowed ("2 days ago"). */
 #include "systemd-time.h"
 
 #include <ctype.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #define NSEC_PER_USEC 1000ull
@@ -178,97 +180,343 @@ char *duration_format(uint64_t ns, char *buf, size_t size)
 
 /* --- Timestamps --- */
 
-static int local_midnight(uint64_t now_usec, int days_back, uint64_t *out)
+/* A time span as systemd's parse_sec() takes it on the command line:
+ * white space may stand between the parts and between a number and its
+ * unit ("2 days", "1h 30min"), and a part without a unit is seconds. */
+static int span_parse_spaced(const char *s, uint64_t *ns, const char **why)
+{
+	uint64_t total = 0, part;
+	char word[64];
+	bool any = false;
+
+	for (;;) {
+		size_t l = 0;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		/* NUMBER[.FRACTION] */
+		while ((is_digit(s[l]) || s[l] == '.') && l < sizeof(word) - 1)
+			l++;
+		if (l == 0) {
+			*why = "not a time span";
+			return -1;
+		}
+		memcpy(word, s, l);
+		s += l;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		/* [UNIT] */
+		while (is_unit_char(*s) && l < sizeof(word) - 1)
+			word[l++] = *s++;
+		word[l] = '\0';
+		if (is_unit_char(*s)) {
+			*why = "not a time span";
+			return -1;
+		}
+		if (duration_parse(word, &part, why) < 0)
+			return -1;
+		if (part == DURATION_INFINITY || __builtin_add_overflow(total, part, &total)) {
+			*why = "too large";
+			return -1;
+		}
+		any = true;
+	}
+	if (!any || total == DURATION_INFINITY) {
+		*why = "not a time span";
+		return -1;
+	}
+	*ns = total;
+	return 0;
+}
+
+/* struct tm in UTC or local time, -1 on failure. */
+static time_t tm_to_time(struct tm *tm, bool utc)
+{
+	return utc ? timegm(tm) : mktime(tm);
+}
+
+static int midnight(uint64_t now_usec, int days, bool utc, uint64_t *out)
 {
 	time_t t = (time_t)(now_usec / 1000000);
 	struct tm tm;
 
-	if (!localtime_r(&t, &tm))
+	if (!(utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
 		return -1;
 	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_mday -= days_back;
+	tm.tm_mday += days;
 	tm.tm_isdst = -1;
-	t = mktime(&tm);
-	if (t == (time_t)-1)
+	t = tm_to_time(&tm, utc);
+	if (t == (time_t)-1 || t < 0)
 		return -1;
 	*out = (uint64_t)t * 1000000;
 	return 0;
 }
 
-int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why)
+/* ".123456": microseconds (digits past the sixth are read and dropped). */
+static const char *parse_fraction(const char *k, uint64_t *usec)
 {
-	size_t n = strlen(s);
-	uint64_t ns;
-	struct tm tm;
-	const char *end;
+	uint64_t v = 0, mul = 100000;
 
-	*why = "expected today, yesterday, now, -TIMESPAN, \"TIMESPAN ago\", @EPOCH, YYYY-MM-DD [HH:MM[:SS]] or HH:MM[:SS]";
-	if (strcmp(s, "now") == 0) {
+	if (*k != '.' || !is_digit(k[1]))
+		return NULL;
+	for (k++; is_digit(*k); k++) {
+		v += (uint64_t)(*k - '0') * mul;
+		mul /= 10;
+	}
+	*usec = v;
+	return k;
+}
+
+/* After a date and time: "Z" or an RFC 3339 offset "+HH:MM", "-HHMM",
+ * "+HH" (UTC then, minus the offset).  Returns the end, NULL if not one. */
+static const char *parse_offset(const char *k, bool *utc, long *off_sec)
+{
+	int h, m = 0, n = 0;
+
+	if (*k == 'Z' || *k == 'z') {
+		*utc = true;
+		return k + 1;
+	}
+	if (*k != '+' && *k != '-')
+		return NULL;
+	if (!is_digit(k[1]) || !is_digit(k[2]))
+		return NULL;
+	h = (k[1] - '0') * 10 + (k[2] - '0');
+	n = 3;
+	if (k[n] == ':')
+		n++;
+	if (is_digit(k[n]) && is_digit(k[n + 1])) {
+		m = (k[n] - '0') * 10 + (k[n + 1] - '0');
+		n += 2;
+	} else if (k[n - 1] == ':') {
+		return NULL;
+	}
+	if (h > 23 || m > 59)
+		return NULL;
+	*utc = true;
+	*off_sec = (k[0] == '-' ? -1 : 1) * (h * 3600L + m * 60L);
+	return k + n;
+}
+
+static const struct {
+	const char *name;
+	int wday;
+} weekdays[] = {
+	{ "Sunday", 0 }, { "Sun", 0 }, { "Monday", 1 }, { "Mon", 1 },
+	{ "Tuesday", 2 }, { "Tue", 2 }, { "Wednesday", 3 }, { "Wed", 3 },
+	{ "Thursday", 4 }, { "Thu", 4 }, { "Friday", 5 }, { "Fri", 5 },
+	{ "Saturday", 6 }, { "Sat", 6 },
+};
+
+/* The absolute forms systemd tries, in its order; what a form leaves out
+ * is today's (the date) or zero (the time). */
+enum { KEEP_TIME, ZERO_SEC, ZERO_TIME };
+static const struct {
+	const char *fmt;
+	int fill;
+} forms[] = {
+	{ "%y-%m-%d %H:%M:%S", KEEP_TIME }, { "%Y-%m-%d %H:%M:%S", KEEP_TIME },
+	{ "%Y-%m-%dT%H:%M:%S", KEEP_TIME }, { "%b %d %H:%M:%S", KEEP_TIME },
+	{ "%y-%m-%d %H:%M", ZERO_SEC },     { "%Y-%m-%d %H:%M", ZERO_SEC },
+	{ "%Y-%m-%dT%H:%M", ZERO_SEC },     { "%y-%m-%d", ZERO_TIME },
+	{ "%Y-%m-%d", ZERO_TIME },          { "%H:%M:%S", KEEP_TIME },
+	{ "%H:%M", ZERO_SEC },              { "%Y%m%d%H%M%S", KEEP_TIME },
+};
+
+/* Everything but the time zone word, which the caller has taken off (UTC:
+ * UTC; ISDST: the local zone's standard (0) or daylight (1) name, -1
+ * neither). */
+static int parse_in_zone(const char *t, uint64_t now_usec, bool utc, int isdst, uint64_t *usec,
+			 const char **why)
+{
+	size_t n = strlen(t);
+	uint64_t ns;
+	int wday = -1;
+
+	if (strcmp(t, "now") == 0) {
 		*usec = now_usec;
 		return 0;
 	}
-	if (strcmp(s, "today") == 0)
-		return local_midnight(now_usec, 0, usec);
-	if (strcmp(s, "yesterday") == 0)
-		return local_midnight(now_usec, 1, usec);
-	if (s[0] == '@') {
-		char *e;
-		unsigned long long v = strtoull(s + 1, &e, 10);
+	if (strcmp(t, "today") == 0)
+		return midnight(now_usec, 0, utc, usec);
+	if (strcmp(t, "yesterday") == 0)
+		return midnight(now_usec, -1, utc, usec);
+	if (strcmp(t, "tomorrow") == 0)
+		return midnight(now_usec, 1, utc, usec);
+	if (t[0] == '@') {
+		uint64_t sec = 0, frac = 0;
+		const char *k = t + 1;
 
-		if (e == s + 1 || *e || v > UINT64_MAX / 1000000)
+		if (!is_digit(*k))
 			return -1;
-		*usec = v * 1000000;
+		for (; is_digit(*k); k++)
+			if (__builtin_mul_overflow(sec, 10, &sec) ||
+			    __builtin_add_overflow(sec, (uint64_t)(*k - '0'), &sec))
+				return -1;
+		if (*k == '.' && !(k = parse_fraction(k, &frac)))
+			return -1;
+		if (*k || sec > (UINT64_MAX - frac) / 1000000)
+			return -1;
+		*usec = sec * 1000000 + frac;
 		return 0;
 	}
-	if (s[0] == '-' || (n > 4 && strcmp(s + n - 4, " ago") == 0)) {
+	/* Relative: "-SPAN", "SPAN ago" (past), "+SPAN", "SPAN left" (future). */
+	{
 		char buf[128];
-		const char *span = s[0] == '-' ? s + 1 : s;
-		size_t l = s[0] == '-' ? strlen(span) : n - 4;
+		int sign = 0;
+		size_t off = 0, l = n;
 
-		if (l == 0 || l >= sizeof(buf))
-			return -1;
-		memcpy(buf, span, l);
-		buf[l] = '\0';
-		if (duration_parse(buf, &ns, why) < 0 || ns == DURATION_INFINITY)
-			return -1;
-		*usec = ns / 1000 > now_usec ? 0 : now_usec - ns / 1000;
-		return 0;
-	}
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%Y-%m-%d %H:%M:%S", &tm)) && !*end)
-		goto abs;
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%Y-%m-%d %H:%M", &tm)) && !*end)
-		goto abs;
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%Y-%m-%d", &tm)) && !*end)
-		goto abs;
-	if (isdigit((unsigned char)s[0])) {
-		time_t t = (time_t)(now_usec / 1000000);
-		struct tm today;
-		int h, m, sec = 0;
-		char extra;
-
-		if ((sscanf(s, "%d:%d:%d%c", &h, &m, &sec, &extra) == 3 ||
-		     (sscanf(s, "%d:%d%c", &h, &m, &extra) == 2)) &&
-		    h >= 0 && h < 24 && m >= 0 && m < 60 && sec >= 0 && sec < 61 &&
-		    localtime_r(&t, &today)) {
-			today.tm_hour = h;
-			today.tm_min = m;
-			today.tm_sec = sec;
-			tm = today;
-			goto abs;
+		if (t[0] == '-' || t[0] == '+') {
+			sign = t[0] == '-' ? -1 : 1;
+			off = 1;
+			l = n - 1;
+		} else if (n > 4 && strcmp(t + n - 4, " ago") == 0) {
+			sign = -1;
+			l = n - 4;
+		} else if (n > 5 && strcmp(t + n - 5, " left") == 0) {
+			sign = 1;
+			l = n - 5;
+		}
+		if (sign) {
+			if (l == 0 || l >= sizeof(buf))
+				return -1;
+			memcpy(buf, t + off, l);
+			buf[l] = '\0';
+			if (span_parse_spaced(buf, &ns, why) < 0)
+				return -1;
+			if (sign < 0)
+				*usec = ns / 1000 > now_usec ? 0 : now_usec - ns / 1000;
+			else if (__builtin_add_overflow(now_usec, ns / 1000, usec))
+				return -1;
+			return 0;
 		}
 	}
-	return -1;
-abs:
-	tm.tm_isdst = -1;
-	{
-		time_t t = mktime(&tm);
+	/* An optional weekday, which must then match the date. */
+	for (size_t i = 0; i < sizeof(weekdays) / sizeof(weekdays[0]); i++) {
+		size_t l = strlen(weekdays[i].name);
 
-		if (t == (time_t)-1 || t < 0)
-			return -1;
-		*usec = (uint64_t)t * 1000000;
+		if (strncasecmp(t, weekdays[i].name, l) == 0 && t[l] == ' ') {
+			wday = weekdays[i].wday;
+			t += l + 1;
+			break;
+		}
 	}
-	return 0;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		time_t now_t = (time_t)(now_usec / 1000000), r;
+		struct tm tm;
+		uint64_t frac = 0;
+		long off_sec = 0;
+		bool z = utc;
+		const char *k;
+
+		if (!(utc ? gmtime_r(&now_t, &tm) : localtime_r(&now_t, &tm)))
+			return -1;
+		k = strptime(t, forms[i].fmt, &tm);
+		if (!k)
+			continue;
+		if (forms[i].fill == KEEP_TIME && *k == '.' && !(k = parse_fraction(k, &frac)))
+			continue;
+		if (*k && (utc || isdst >= 0 || !(k = parse_offset(k, &z, &off_sec)) || *k))
+			continue;
+		if (forms[i].fill == ZERO_TIME)
+			tm.tm_hour = tm.tm_min = 0;
+		if (forms[i].fill != KEEP_TIME)
+			tm.tm_sec = 0;
+		tm.tm_isdst = z ? 0 : isdst;
+		r = tm_to_time(&tm, z);
+		if (r == (time_t)-1 || r - off_sec < 0)
+			return -1;
+		if (wday >= 0 && tm.tm_wday != wday) {
+			*why = "the weekday does not match the date";
+			return -1;
+		}
+		*usec = (uint64_t)(r - off_sec) * 1000000 + frac;
+		return 0;
+	}
+	return -1;
+}
+
+/* A time zone from tzdata ("Europe/Berlin"): what systemd's
+ * timezone_is_valid() checks, a sane name and a TZif file. */
+static bool zone_valid(const char *z)
+{
+	char path[256], magic[4];
+	FILE *f;
+	bool ok;
+
+	if (!*z || *z == '/' || strstr(z, "..") || strlen(z) > 128)
+		return false;
+	for (const char *c = z; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("/_+-", *c))
+			return false;
+	snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", z);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fread(magic, 1, 4, f) == 4 && memcmp(magic, "TZif", 4) == 0;
+	fclose(f);
+	return ok;
+}
+
+int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why)
+{
+	static const char usage[] =
+		"expected a timestamp of systemd.time(7): now, today, yesterday, tomorrow, "
+		"-SPAN, +SPAN, \"SPAN ago\", \"SPAN left\", @EPOCH, "
+		"[WEEKDAY] [YYYY-MM-DD] [HH:MM[:SS[.FRAC]]] [UTC|ZONE]";
+	char t[256], *sp;
+	const char *zone = NULL;
+	bool utc = false;
+	int isdst = -1, r;
+	size_t n;
+
+	*why = usage;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n >= sizeof(t))
+		return -1;
+	memcpy(t, s, n);
+	t[n] = '\0';
+
+	/* The last word may name the zone: UTC, the local zone's own names
+	 * (what mtagctl prints), or a tzdata zone. */
+	tzset();
+	sp = strrchr(t, ' ');
+	if (sp) {
+		const char *w = sp + 1;
+
+		if (strcmp(w, "UTC") == 0)
+			utc = true;
+		else if (tzname[0] && strcmp(w, tzname[0]) == 0)
+			isdst = 0;
+		else if (tzname[1] && strcmp(w, tzname[1]) == 0)
+			isdst = 1;
+		else if (zone_valid(w))
+			zone = w;
+		if (utc || isdst >= 0 || zone)
+			*sp = '\0';
+	}
+	if (!zone) {
+		r = parse_in_zone(t, now_usec, utc, isdst, usec, why);
+	} else {
+		/* As systemd does: parse with TZ set to that zone. */
+		char *old = getenv("TZ") ? strdup(getenv("TZ")) : NULL, tz[160];
+
+		snprintf(tz, sizeof(tz), ":%s", zone);
+		setenv("TZ", tz, 1);
+		tzset();
+		r = parse_in_zone(t, now_usec, false, -1, usec, why);
+		if (old)
+			setenv("TZ", old, 1);
+		else
+			unsetenv("TZ");
+		free(old);
+		tzset();
+	}
+	return r < 0 ? -1 : 0;
 }

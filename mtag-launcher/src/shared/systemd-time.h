@@ -20,10 +20,15 @@ int duration_parse(const char *s, uint64_t *ns, const char **why);
  * "infinity") to BUF. */
 char *duration_format(uint64_t ns, char *buf, size_t size);
 
-/* Parse a timestamp: "today", "yesterday", "now", "-1h" / "1h ago" (a
- * time span, duration_parse(), back from NOW_USEC), "YYYY-MM-DD[ HH:MM[:SS]]",
- * "HH:MM[:SS]" (today), or "@EPOCH".  Local time.  Into CLOCK_REALTIME
- * microseconds; returns 0, or -1 with a reason in *WHY. */
+/* Parse a timestamp as systemd.time(7) and journalctl take it: "now",
+ * "today", "yesterday", "tomorrow", "-SPAN" / "SPAN ago" / "+SPAN" /
+ * "SPAN left" (a time span, white space allowed: "2 days ago"), "@EPOCH[.FRAC]",
+ * or "[WEEKDAY] [YY]YY-MM-DD[ |T]HH:MM[:SS[.FRAC]]" and the parts of it
+ * systemd allows ("HH:MM" today, a date at midnight, "Dec 07 10:00:00"),
+ * then optionally "UTC", the local zone's name or a tzdata zone
+ * ("Europe/Berlin"), or "Z" / "+HH:MM" after the time.  Local time
+ * otherwise.  Every timestamp mtagctl prints parses back.  Into
+ * CLOCK_REALTIME microseconds; returns 0, or -1 with a reason in *WHY. */
 int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why);
 
 #endif
