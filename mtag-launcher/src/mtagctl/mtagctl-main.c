@@ -94,6 +94,21 @@ static int parse_pid(const char *s, pid_t *out)
 	return 0;
 }
 
+/* --since/--until VALUE (OPT), relative to now, into *USEC. */
+static int parse_time_option(const char *opt, const char *value, uint64_t *usec)
+{
+	const char *why = NULL;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (timestamp_parse(value, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
+			    usec, &why) < 0) {
+		log_msg(LOG_ERR, NULL, "%s '%s': %s", opt, value, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* What journalctl's -b takes: a boot ID (32 hex digits), an offset
  * ("-1", "+2", "0"), or an ID with an offset. */
 static bool is_boot_descriptor(const char *s)
@@ -382,31 +397,13 @@ int main(int argc, char **argv)
 	}
 	c.color = !c.json && ctl_want_color();
 	verb = optind < argc ? argv[optind++] : "status";
-	if (since) {
-		const char *why = NULL;
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (timestamp_parse(since, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
-				&c.since_usec, &why) < 0) {
-			log_msg(LOG_ERR, NULL, "--since '%s': %s", since, why);
-			return CTL_EXIT_FAIL;
-		}
-		c.has_since = true;
+	if ((since && parse_time_option("--since", since, &c.since_usec) < 0) ||
+	    (until && parse_time_option("--until", until, &c.until_usec) < 0)) {
+		free(files);
+		return CTL_EXIT_FAIL;
 	}
-
-	if (until) {
-		const char *why = NULL;
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (timestamp_parse(until, (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000,
-				&c.until_usec, &why) < 0) {
-			log_msg(LOG_ERR, NULL, "--until '%s': %s", until, why);
-			return CTL_EXIT_FAIL;
-		}
-		c.has_until = true;
-	}
+	c.has_since = since != NULL;
+	c.has_until = until != NULL;
 	if (!!c.directory + !!c.files + c.merge > 1) {
 		log_msg(LOG_ERR, NULL, "--directory, --file and --merge choose the journals: one of them");
 		free(files);
