@@ -19,6 +19,8 @@
 # another build) and again after (another build may have made it).
 
 : "${PROG:=${0##*/}}"
+# shellcheck source=tools/lib/debian-archive.sh
+. "$(dirname "${BASH_SOURCE[0]}")/debian-archive.sh"
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 MTAG_CACHE=${MTAG_CACHE:-/var/cache/mtag}
