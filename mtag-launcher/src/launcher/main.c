@@ -554,6 +554,12 @@ static void print_run(struct run *r)
 		       r->hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
 	printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, r->value);
 	free(tun);
+	if (!r->heap) {
+		char *mc = malloc_conf_heap_off(getenv("MALLOC_CONF"));
+
+		printf("MALLOC_CONF=%s\n", mc);
+		free(mc);
+	}
 }
 
 /* Report-only mode: on for "report" (where the kernel has it), off where
@@ -672,6 +678,13 @@ int main(int argc, char **argv)
 		goto out;
 	if (tunables_apply(r.value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* heap=off for jemalloc too, which tags on its own when checking is
+	 * on (patches/jemalloc): glibc's tunable does not reach it. */
+	if (malloc_conf_apply(r.heap) < 0) {
+		log_msg(LOG_ERR, NULL, "cannot set MALLOC_CONF: %s", strerror(errno));
 		rc = EXIT_USAGE;
 		goto out;
 	}
