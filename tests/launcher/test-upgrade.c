@@ -176,8 +176,24 @@ static void test_prepare(void)
 	free(d);
 }
 
+/* EINVAL from PR_SET_MTE_UPGRADE: "no timed upgrade" only when the GET
+ * fails too; a kernel that has it refused the deadline. */
+static void test_kernel_errors(void)
+{
+	CHECK(upgrade_kernel_classify(-EINVAL, -EINVAL) == UPGRADE_KERR_ABSENT);
+	CHECK(upgrade_kernel_classify(-EINVAL, 0) == UPGRADE_KERR_REFUSED);
+	CHECK(upgrade_kernel_classify(-EINVAL, 12000) == UPGRADE_KERR_REFUSED);
+	CHECK(upgrade_kernel_classify(-ENOSYS, -ENOSYS) == UPGRADE_KERR_OTHER);
+	CHECK(upgrade_kernel_classify(-EPERM, 0) == UPGRADE_KERR_OTHER);
+#if !defined(__aarch64__)
+	/* Not the mtag arm64 kernel: both fail, "absent". */
+	CHECK(upgrade_kernel_classify(upgrade_set_kernel(1), upgrade_get_kernel()) == UPGRADE_KERR_ABSENT);
+#endif
+}
+
 void run_upgrade_tests(void)
 {
+	RUN(test_kernel_errors);
 	log_setup("mtag-unit", LOG_STDERR, true);
 	RUN(test_format);
 	RUN(test_dir_checks);

@@ -370,13 +370,27 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 	until_boot = upgrade_boottime_ns() + window_ns;
 	until_usec = upgrade_realtime_usec() + window_ns / 1000;
 	r = upgrade_set_kernel(until_boot);
+	duration_format(window_ns, span, sizeof(span));
 	if (r < 0) {
-		log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
-			"%s: an upgraded start after the async fault was granted, but this kernel has no timed upgrade (PR_SET_MTE_UPGRADE: %s): running in async",
-			unit, strerror(-r));
+		switch (upgrade_kernel_classify(r, upgrade_get_kernel())) {
+		case UPGRADE_KERR_ABSENT:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but this kernel has no timed upgrade (PR_SET_MTE_UPGRADE: %s): running in async",
+				unit, strerror(-r));
+			break;
+		case UPGRADE_KERR_REFUSED:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but the kernel refused its deadline, CLOCK_BOOTTIME %llu ns (upgrade=%s; PR_SET_MTE_UPGRADE: %s): running in async",
+				unit, (unsigned long long)until_boot, span, strerror(-r));
+			break;
+		case UPGRADE_KERR_OTHER:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but PR_SET_MTE_UPGRADE failed: %s (a system call filter?): running in async",
+				unit, strerror(-r));
+			break;
+		}
 		return;
 	}
-	duration_format(window_ns, span, sizeof(span));
 	t = (time_t)(g.fault_usec / 1000000);
 	if (!g.fault_usec || !localtime_r(&t, &tm) || !strftime(when, sizeof(when), "%H:%M:%S", &tm))
 		snprintf(when, sizeof(when), "(unknown time)");

@@ -205,6 +205,24 @@ int upgrade_set_kernel(uint64_t until_ns)
 #endif
 }
 
+long upgrade_get_kernel(void)
+{
+#if defined(__aarch64__)
+	long r = prctl(PR_GET_MTE_UPGRADE, 0, 0, 0, 0);
+
+	return r < 0 ? -errno : r;
+#else
+	return -EINVAL;
+#endif
+}
+
+enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret)
+{
+	if (set_err != -EINVAL)
+		return UPGRADE_KERR_OTHER;
+	return get_ret >= 0 ? UPGRADE_KERR_REFUSED : UPGRADE_KERR_ABSENT;
+}
+
 static bool invocation_valid(const char *s)
 {
 	size_t n = strlen(s);

@@ -25,6 +25,11 @@
 
 #define UPGRADE_BASE_DIR "/run/mtag"
 #define UPGRADE_DEFAULT_NS (600ULL * 1000000000ULL) /* upgrade=10min */
+/* The longest upgrade= window (mtag-policy.conf(5)): a week.  The window is
+ * a deadline of CLOCK_BOOTTIME in ns, which the kernel keeps in a signed
+ * ktime_t (KTIME_MAX, about 292 years, refuses 106752d and more); a window
+ * longer than a week is a policy of sync, which says so itself. */
+#define UPGRADE_MAX_NS (7ULL * 24 * 3600 * 1000000000ULL)
 /* A sync fault counts as one of the window up to this long after its end
  * (the window starts at the exec, a little after the grant). */
 #define UPGRADE_SLACK_USEC (30ULL * 1000000ULL)
@@ -75,6 +80,22 @@ uint64_t upgrade_realtime_usec(void);
  * service): sync until CLOCK_BOOTTIME UNTIL_NS.  0 or -errno (-EINVAL: a
  * kernel without patch 0008, or no MTE). */
 int upgrade_set_kernel(uint64_t until_ns);
+
+/* PR_GET_MTE_UPGRADE: the ms left (>= 0), or -errno (-EINVAL: a kernel
+ * without patch 0008, or no MTE). */
+long upgrade_get_kernel(void);
+
+/* Why upgrade_set_kernel() failed with SET_ERR (-errno), given what
+ * upgrade_get_kernel() returned right after (GET_RET).  Linux answers an
+ * unknown prctl with EINVAL, and so does patch 0008 for a deadline past
+ * KTIME_MAX or not ahead: only the GET tells them apart. */
+enum upgrade_kerr {
+	UPGRADE_KERR_ABSENT,  /* no timed upgrade in this kernel (or no MTE) */
+	UPGRADE_KERR_REFUSED, /* the kernel has it and refused the deadline */
+	UPGRADE_KERR_OTHER,   /* another error (a system call filter: EPERM,
+			       * ENOSYS) */
+};
+enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret);
 
 /* "--upgrade-prepare": run by ExecStartPre=+ as root before each start of
  * UNIT.  Consumes DIR/upgrade/UNIT.fault, and unless the per-boot limit is
