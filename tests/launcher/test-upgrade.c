@@ -176,6 +176,46 @@ static void test_prepare(void)
 	free(d);
 }
 
+/* --upgrade-prepare waits for faultd's record only after a kernel line of
+ * the unit itself: its cgroup by systemd's rules, never a suffix. */
+static void test_kmsg_match(void)
+{
+	const uint64_t now = 5000000000ULL; /* CLOCK_MONOTONIC us of the records */
+	static const char sys[] =
+		"6,101,4999000000,-;mte: async tag check fault in nginx[91]: pid 91 cgroup /system.slice/nginx.service\n";
+	static const char sys_slice[] =
+		"6,101,4999000000,-;mte: async tag check fault in nginx[91]: pid 91 cgroup /system.slice/system-web.slice/nginx.service/worker\n";
+	static const char user_unit[] =
+		"6,102,4999000000,-;mte: async tag check fault in nginx[92]: pid 92 cgroup /user.slice/user-1000.slice/user@1000.service/x/nginx.service\n";
+	static const char report[] =
+		"6,103,4999000000,-;mte: async tag check fault in nginx[93]: pid 93 cgroup /system.slice/nginx.service (report mode: tag checks off in this thread)\n";
+	static const char old[] =
+		"6,104,4000000000,-;mte: async tag check fault in nginx[94]: pid 94 cgroup /system.slice/nginx.service\n";
+	static const char user_fac[] =
+		"14,105,4999000000,-;mte: async tag check fault in nginx[95]: pid 95 cgroup /system.slice/nginx.service\n";
+	static const char sync_line[] =
+		"6,106,4999000000,-;mte: sync tag check fault in nginx[96]: addr 0x0f00007fbb594d80 pointer tag 0xf memory tag 0x0 pc 0xaaaab0c4a1c0 pid 96 tags ffffffff[0]22222222 cgroup /system.slice/nginx.service\n";
+	static const char other[] =
+		"6,107,4999000000,-;mte: async tag check fault in nginx[97]: pid 97 cgroup /system.slice/xnginx.service\n"
+		" SUBSYSTEM=cpu\n";
+	char both[512];
+
+	CHECK(upgrade_kmsg_async_fault(sys, strlen(sys), "nginx.service", now));
+	CHECK(upgrade_kmsg_async_fault(sys_slice, strlen(sys_slice), "nginx.service", now));
+	/* A user's own unit of the same name (the suffix matched before). */
+	CHECK(!upgrade_kmsg_async_fault(user_unit, strlen(user_unit), "nginx.service", now));
+	CHECK(upgrade_kmsg_async_fault(user_unit, strlen(user_unit), "user@1000.service", now));
+	CHECK(!upgrade_kmsg_async_fault(report, strlen(report), "nginx.service", now));
+	CHECK(!upgrade_kmsg_async_fault(old, strlen(old), "nginx.service", now));
+	CHECK(!upgrade_kmsg_async_fault(user_fac, strlen(user_fac), "nginx.service", now));
+	CHECK(!upgrade_kmsg_async_fault(sync_line, strlen(sync_line), "nginx.service", now));
+	CHECK(!upgrade_kmsg_async_fault(other, strlen(other), "nginx.service", now));
+	CHECK(!upgrade_kmsg_async_fault(sys, strlen(sys), "x.service", now));
+	/* Several records in one buffer. */
+	snprintf(both, sizeof(both), "%s%s", user_unit, sys);
+	CHECK(upgrade_kmsg_async_fault(both, strlen(both), "nginx.service", now));
+}
+
 /* EINVAL from PR_SET_MTE_UPGRADE: "no timed upgrade" only when the GET
  * fails too; a kernel that has it refused the deadline. */
 static void test_kernel_errors(void)
@@ -194,6 +234,7 @@ static void test_kernel_errors(void)
 void run_upgrade_tests(void)
 {
 	RUN(test_kernel_errors);
+	RUN(test_kmsg_match);
 	log_setup("mtag-unit", LOG_STDERR, true);
 	RUN(test_format);
 	RUN(test_dir_checks);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgunit.h"
+#include "faultline.h"
 #include "fileio.h"
 #include "systemd-time.h"
 #include "log.h"
@@ -244,14 +246,53 @@ static void fmt_time(uint64_t usec, char *buf, size_t len)
 		snprintf(buf, len, "(unknown time)");
 }
 
+bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec)
+{
+	const char *end = buf + n;
+	bool found = false;
+
+	while (buf < end) {
+		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
+		const char *le = nl ? nl : end, *msg;
+		unsigned prio;
+		unsigned long long seq, usec;
+		struct mte_fault f;
+		char head[64], ub[256];
+		size_t hl;
+
+		/* A record "PRIO,SEQ,USEC,FLAGS;MESSAGE"; its dictionary lines
+		 * (" KEY=value") and anything else do not parse. */
+		msg = memchr(buf, ';', (size_t)(le - buf));
+		hl = msg ? (size_t)(msg - buf) : 0;
+		if (msg && hl < sizeof(head)) {
+			memcpy(head, buf, hl);
+			head[hl] = '\0';
+			msg++;
+			/* Facility 0: the kernel's own line (a process writing
+			 * to /dev/kmsg gets LOG_USER at least). */
+			if (sscanf(head, "%u,%llu,%llu", &prio, &seq, &usec) == 3 && prio <= 7 &&
+			    (usec > now_usec || now_usec - usec <= UPGRADE_KMSG_RECENT_USEC) &&
+			    mte_fault_parse(msg, (size_t)(le - msg), &f) == 1 &&
+			    f.kind == MTE_FAULT_ASYNC && f.report == MTE_FAULT_SIGNAL &&
+			    /* The unit by systemd's rules, as mtag-faultd records
+			     * it: never a suffix (a user's own
+			     * .../user@1000.service/x/nginx.service is
+			     * user@1000.service's). */
+			    cgroup_system_unit(f.cgroup, ub, sizeof(ub)) && strcmp(ub, unit) == 0)
+				found = true;
+		}
+		buf = le + (nl ? 1 : 0);
+	}
+	return found;
+}
+
 /*
- * Did the kernel log an async fault line of UNIT (its cgroup ends in
- * "/UNIT") in the last RECENT_USEC?  Read from /dev/kmsg (root), kernel
- * lines only (facility 0).  Used only to wait for mtag-faultd's record:
- * systemd may restart a service (RestartSec= defaults to 100 ms) before
- * faultd has read the line from the journal.
+ * Did the kernel log an async fault line of UNIT in the last
+ * UPGRADE_KMSG_RECENT_USEC?  Read from /dev/kmsg (root).  Used only to
+ * wait for mtag-faultd's record: systemd may restart a service
+ * (RestartSec= defaults to 100 ms) before faultd has read the line from
+ * the journal.
  */
-#define RECENT_USEC (60ULL * 1000000ULL)
 static bool kmsg_recent_async_fault(const char *unit)
 {
 	char rec[8192];
@@ -265,31 +306,13 @@ static bool kmsg_recent_async_fault(const char *unit)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
 	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		unsigned prio;
-		unsigned long long seq, usec;
-		const char *msg, *cg, *end;
-		size_t ul = strlen(unit);
+		ssize_t n = read(fd, rec, sizeof(rec));
 
 		if (n < 0 && errno == EPIPE)
 			continue; /* overwritten under us: go on */
 		if (n <= 0)
 			break;
-		rec[n] = '\0';
-		if (sscanf(rec, "%u,%llu,%llu", &prio, &seq, &usec) != 3 || prio > 7)
-			continue;
-		msg = strchr(rec, ';');
-		if (!msg || now - usec > RECENT_USEC)
-			continue;
-		msg++;
-		end = msg + strcspn(msg, "\n");
-		if (strncmp(msg, "mte: async tag check fault in ", 30) != 0)
-			continue;
-		cg = strstr(msg, " cgroup ");
-		if (!cg || cg > end || memmem(msg, (size_t)(end - msg), "(report mode", 12))
-			continue;
-		if ((size_t)(end - msg) > ul && end[-(long)ul - 1] == '/' &&
-		    memcmp(end - ul, unit, ul) == 0)
+		if (upgrade_kmsg_async_fault(rec, (size_t)n, unit, now))
 			found = true;
 	}
 	close(fd);

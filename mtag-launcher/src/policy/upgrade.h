@@ -97,6 +97,15 @@ enum upgrade_kerr {
 };
 enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret);
 
+/* Whether the /dev/kmsg records in BUF (N bytes: one record as a read of
+ * /dev/kmsg gives it, or several, one a line) hold a kernel line (facility
+ * 0) of an async tag-check fault that killed a process (not report mode)
+ * of system unit UNIT, by systemd's rules on its cgroup (cgunit.h), as
+ * mtag-faultd records it, logged at most UPGRADE_KMSG_RECENT_USEC before
+ * NOW_USEC (CLOCK_MONOTONIC, the records' clock). */
+#define UPGRADE_KMSG_RECENT_USEC (60ULL * 1000000ULL)
+bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec);
+
 /* "--upgrade-prepare": run by ExecStartPre=+ as root before each start of
  * UNIT.  Consumes DIR/upgrade/UNIT.fault, and unless the per-boot limit is
  * reached, writes the grant for INVOCATION.  Always returns 0 (a problem
