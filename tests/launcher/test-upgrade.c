@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -136,7 +138,15 @@ static void test_prepare(void)
 	CHECK(g.fault_usec == 1700000000000000ull && strcmp(g.fault_cursor, "s=k;i=1") == 0);
 	CHECK(g.granted_usec > 0);
 	p = upgrade_path(d, "upgrade-grant", UNIT, NULL);
-	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
+	/* Root's only ($USER unset: the service runs as root), in a
+	 * directory nobody else can list. */
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0400 && st.st_uid == geteuid());
+	{
+		char *gd = upgrade_path(d, "upgrade-grant", NULL, NULL);
+
+		CHECK(stat(gd, &st) == 0 && (st.st_mode & 0777) == 0711);
+		free(gd);
+	}
 	/* Another start is not this one's. */
 	CHECK(upgrade_grant_for(d, UNIT, INV2, &g) == 0);
 	CHECK(upgrade_grant_for(d, UNIT, NULL, &g) == 0);
@@ -231,8 +241,72 @@ static void test_kernel_errors(void)
 #endif
 }
 
+/* Can UID read the grant at PATH (a child that runs as UID)?  1, 0 (the
+ * open failed with EACCES), -1 (the test could not tell). */
+static int uid_reads(const char *dir, uid_t uid)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		struct upgrade_rec g;
+		int r;
+
+		if (setgid(65534) < 0 || setuid(uid) < 0)
+			_exit(3);
+		r = upgrade_grant_for(dir, UNIT, INV1, &g);
+		_exit(r == 1 ? 0 : r == -EACCES ? 1 : 2);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return -1;
+	return WEXITSTATUS(st) == 0;
+}
+
+/* The grant tells of a fault of the service: readable by root and the
+ * service's user ($USER) only. */
+static void test_grant_private(void)
+{
+	struct passwd *pw = getpwnam("nobody");
+	char *d, *p;
+	struct stat st;
+
+	if (geteuid() != 0 || !pw || pw->pw_uid == 0)
+		SKIP_TEST("needs root and a user 'nobody'");
+	d = upg_tmpdir();
+	if (!d)
+		return;
+	CHECK(chmod(d, 0755) == 0);
+	write_fault(d, 1700000000000000ull, "s=k;i=1");
+	setenv("USER", "nobody", 1);
+	CHECK(upgrade_prepare(d, UNIT, INV1) == 0);
+	unsetenv("USER");
+	p = upgrade_path(d, "upgrade-grant", UNIT, NULL);
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0400 && st.st_uid == pw->pw_uid);
+	free(p);
+	/* The service's user reads it; another user does not. */
+	CHECK(uid_reads(d, pw->pw_uid) == 1);
+	CHECK(uid_reads(d, pw->pw_uid + 1000) == 0);
+
+	/* A user that does not exist: no grant at all, rather than one
+	 * everybody reads. */
+	{
+		char *u = upgrade_path(d, "upgrade", UNIT, ".used");
+
+		CHECK(unlink(u) == 0);
+		free(u);
+	}
+	write_fault(d, 1700000000100000ull, "s=k;i=2");
+	setenv("USER", "no-such-user-mtag", 1);
+	CHECK(upgrade_prepare(d, UNIT, INV1) == 0);
+	unsetenv("USER");
+	CHECK(!exists(d, "upgrade-grant", UNIT, NULL));
+	rm_rf(d);
+	free(d);
+}
+
 void run_upgrade_tests(void)
 {
+	RUN(test_grant_private);
 	RUN(test_kernel_errors);
 	RUN(test_kmsg_match);
 	log_setup("mtag-unit", LOG_STDERR, true);

@@ -215,7 +215,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	r = sd_ctl_count_upgrades(u && u->name ? u->name : NULL);
 	s->upgrades = r > 0 ? (unsigned)r : 0;
 	if (s->upgraded_procs) {
-		/* The async fault's time: the grant is world-readable. */
+		/* The async fault's time: the grant is readable by root
+		 * and the service's user only ("?" for anyone else). */
 		struct upgrade_rec g;
 		char *gp = upgrade_path(NULL, "upgrade-grant", s->unit, NULL);
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,16 @@ int upgrade_dir_ensure(const char *dir, const char *sub, unsigned mode, const ch
 		goto out;
 	}
 	*why = dir_unsafe(&st);
-	if (*why)
+	if (*why) {
 		r = -EPERM;
+		goto out;
+	}
+	/* Made by an older version with another mode (upgrade-grant was
+	 * 0755: anyone could list which units had a fault). */
+	if ((st.st_mode & 07777) != (mode & 07777) && chmod(path, (mode_t)mode) < 0) {
+		r = -errno;
+		*why = "cannot set its mode";
+	}
 out:
 	free(base);
 	free(path);
@@ -319,8 +328,28 @@ static bool kmsg_recent_async_fault(const char *unit)
 	return found;
 }
 
+/* The owner of a grant: the service's user, USER ($USER, which systemd
+ * sets for every command of a unit with User= or DynamicUser=, "+"
+ * commands included); none: root, as the service then runs.  0 or -errno
+ * (-ENOENT: no such user). */
+static int grant_owner(const char *user, uid_t *uid)
+{
+	struct passwd *pw;
+
+	*uid = 0;
+	if (!user || !*user)
+		return 0;
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw)
+		return errno ? -errno : -ENOENT;
+	*uid = pw->pw_uid;
+	return 0;
+}
+
 int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 {
+	uid_t owner;
 	char *fault = upgrade_path(dir, "upgrade", unit, ".fault");
 	char *used = upgrade_path(dir, "upgrade", unit, ".used");
 	char *grant = upgrade_path(dir, "upgrade-grant", unit, NULL);
@@ -336,7 +365,7 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 		goto out;
 	}
 	if ((r = upgrade_dir_ensure(dir, "upgrade", 0700, &why)) < 0 ||
-	    (r = upgrade_dir_ensure(dir, "upgrade-grant", 0755, &why)) < 0) {
+	    (r = upgrade_dir_ensure(dir, "upgrade-grant", 0711, &why)) < 0) {
 		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: %s/upgrade: %s (%s): no upgraded start",
 			unit, dir ? dir : UPGRADE_BASE_DIR, why, strerror(-r));
 		goto out;
@@ -390,6 +419,11 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 				unit, when, when_used);
 		goto out;
 	}
+	if ((r = grant_owner(getenv("USER"), &owner)) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: the service's user '%s' ($USER): %s: no upgraded start",
+			unit, getenv("USER"), r == -ENOENT ? "no such user" : strerror(-r));
+		goto out;
+	}
 	snprintf(f.invocation, sizeof(f.invocation), "%s", invocation);
 	f.granted_usec = upgrade_realtime_usec();
 	if ((r = upgrade_write(used, &f, 0600)) < 0) {
@@ -397,9 +431,15 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 			unit, used, strerror(-r));
 		goto out;
 	}
-	if ((r = upgrade_write(grant, &f, 0644)) < 0) {
+	/* Root's alone, then the service's user's: the launcher reads it as
+	 * that user; nobody else learns of the fault from it. */
+	r = upgrade_write(grant, &f, 0400);
+	if (r == 0 && owner != 0 && chown(grant, owner, (gid_t)-1) < 0)
+		r = -errno;
+	if (r < 0) {
 		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot write %s: %s: no upgraded start",
 			unit, grant, strerror(-r));
+		unlink(grant);
 		goto out;
 	}
 	log_msg(LOG_INFO, NULL, "%s: async tag-check fault at %s: this start (invocation %s) runs in sync for the policy's upgrade= window",

@@ -9,10 +9,13 @@
  *   DIR/upgrade/UNIT.used    written by --upgrade-prepare when it grants
  *                            the upgrade: the per-boot limit (/run is a
  *                            tmpfs, so "per boot")
- *   DIR/upgrade-grant/UNIT   (dir 0755, root) written by --upgrade-prepare
- *                            (ExecStartPre=+, root) for one start, named by
- *                            its $INVOCATION_ID; read by the launcher, which
- *                            runs as the service's user
+ *   DIR/upgrade-grant/UNIT   (dir 0711, root: nobody lists it) written by
+ *                            --upgrade-prepare (ExecStartPre=+, root) for
+ *                            one start, named by its $INVOCATION_ID, mode
+ *                            0400 owned by the service's user ($USER; root
+ *                            without): read by the launcher, which runs as
+ *                            that user, and by no other user (it tells of
+ *                            a memory-safety fault of the service)
  *
  * Each file is "key=value" lines, written to a temporary file and renamed.
  */
@@ -108,7 +111,7 @@ bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint6
 
 /* "--upgrade-prepare": run by ExecStartPre=+ as root before each start of
  * UNIT.  Consumes DIR/upgrade/UNIT.fault, and unless the per-boot limit is
- * reached, writes the grant for INVOCATION.  Always returns 0 (a problem
+ * reached, writes the grant for INVOCATION, readable by $USER only.  Always returns 0 (a problem
  * is logged: it never stops the service). */
 int upgrade_prepare(const char *dir, const char *unit, const char *invocation);
 
