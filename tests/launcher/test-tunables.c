@@ -57,16 +57,21 @@ static int heap_off_is(const char *old, const char *want)
 /* heap=off reaches jemalloc: ",mtag:false" after what the admin set. */
 static void test_malloc_conf(void)
 {
-	CHECK(heap_off_is(NULL, "mtag:false"));
-	CHECK(heap_off_is("", "mtag:false"));
-	CHECK(heap_off_is("narenas:2,dirty_decay_ms:0", "narenas:2,dirty_decay_ms:0,mtag:false"));
-	CHECK(heap_off_is("narenas:2,", "narenas:2,mtag:false"));
-	/* The last one wins in jemalloc: an earlier mtag:true is overridden. */
-	CHECK(heap_off_is("mtag:true,narenas:2", "mtag:true,narenas:2,mtag:false"));
-	/* Already off (a launcher under a launcher): not repeated. */
-	CHECK(heap_off_is("narenas:2,mtag:false", "narenas:2,mtag:false"));
-	CHECK(heap_off_is("mtag:false,mtag:true", "mtag:false,mtag:true,mtag:false"));
-	CHECK(heap_off_is("xmtag:false", "xmtag:false,mtag:false"));
+	static const char *const cases[][2] = {
+		{ NULL, "mtag:false" },
+		{ "", "mtag:false" },
+		{ "narenas:2,dirty_decay_ms:0", "narenas:2,dirty_decay_ms:0,mtag:false" },
+		{ "narenas:2,", "narenas:2,mtag:false" },
+		/* The last one wins in jemalloc: an earlier mtag:true loses. */
+		{ "mtag:true,narenas:2", "mtag:true,narenas:2,mtag:false" },
+		/* Already off (a launcher under a launcher): not repeated. */
+		{ "narenas:2,mtag:false", "narenas:2,mtag:false" },
+		{ "mtag:false,mtag:true", "mtag:false,mtag:true,mtag:false" },
+		{ "xmtag:false", "xmtag:false,mtag:false" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(heap_off_is(cases[i][0], cases[i][1]));
 
 	setenv("MALLOC_CONF", "narenas:4", 1);
 	CHECK(malloc_conf_apply(true) == 0);

@@ -191,39 +191,36 @@ static void test_prepare(void)
 static void test_kmsg_match(void)
 {
 	const uint64_t now = 5000000000ULL; /* CLOCK_MONOTONIC us of the records */
-	static const char sys[] =
-		"6,101,4999000000,-;mte: async tag check fault in nginx[91]: pid 91 cgroup /system.slice/nginx.service\n";
-	static const char sys_slice[] =
-		"6,101,4999000000,-;mte: async tag check fault in nginx[91]: pid 91 cgroup /system.slice/system-web.slice/nginx.service/worker\n";
-	static const char user_unit[] =
-		"6,102,4999000000,-;mte: async tag check fault in nginx[92]: pid 92 cgroup /user.slice/user-1000.slice/user@1000.service/x/nginx.service\n";
-	static const char report[] =
-		"6,103,4999000000,-;mte: async tag check fault in nginx[93]: pid 93 cgroup /system.slice/nginx.service (report mode: tag checks off in this thread)\n";
-	static const char old[] =
-		"6,104,4000000000,-;mte: async tag check fault in nginx[94]: pid 94 cgroup /system.slice/nginx.service\n";
-	static const char user_fac[] =
-		"14,105,4999000000,-;mte: async tag check fault in nginx[95]: pid 95 cgroup /system.slice/nginx.service\n";
-	static const char sync_line[] =
-		"6,106,4999000000,-;mte: sync tag check fault in nginx[96]: addr 0x0f00007fbb594d80 pointer tag 0xf memory tag 0x0 pc 0xaaaab0c4a1c0 pid 96 tags ffffffff[0]22222222 cgroup /system.slice/nginx.service\n";
-	static const char other[] =
-		"6,107,4999000000,-;mte: async tag check fault in nginx[97]: pid 97 cgroup /system.slice/xnginx.service\n"
-		" SUBSYSTEM=cpu\n";
-	char both[512];
+#define ASYNC(cg) "mte: async tag check fault in nginx[91]: pid 91 cgroup " cg "\n"
+	static const struct {
+		const char *rec, *unit;
+		bool want;
+	} cases[] = {
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", true },
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/system-web.slice/nginx.service/worker"), "nginx.service", true },
+		/* A user's own unit of the same name (the suffix matched it). */
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service"), "nginx.service", false },
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service"), "user@1000.service", true },
+		{ "6,103,4999000000,-;" ASYNC("/system.slice/nginx.service (report mode: tag checks off in this thread)"), "nginx.service", false },
+		{ "6,104,4000000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", false }, /* too old */
+		{ "14,105,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", false }, /* LOG_USER */
+		{ "6,106,4999000000,-;mte: sync tag check fault in nginx[96]: addr 0x0f00007fbb594d80 pointer tag 0xf memory tag 0x0 pc 0xaaaab0c4a1c0 pid 96 tags ffffffff[0]22222222 cgroup /system.slice/nginx.service\n",
+		  "nginx.service", false },
+		{ "6,107,4999000000,-;" ASYNC("/system.slice/xnginx.service") " SUBSYSTEM=cpu\n", "nginx.service", false },
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "x.service", false },
+		/* Several records in one buffer. */
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service")
+		  "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", true },
+	};
+#undef ASYNC
 
-	CHECK(upgrade_kmsg_async_fault(sys, strlen(sys), "nginx.service", now));
-	CHECK(upgrade_kmsg_async_fault(sys_slice, strlen(sys_slice), "nginx.service", now));
-	/* A user's own unit of the same name (the suffix matched before). */
-	CHECK(!upgrade_kmsg_async_fault(user_unit, strlen(user_unit), "nginx.service", now));
-	CHECK(upgrade_kmsg_async_fault(user_unit, strlen(user_unit), "user@1000.service", now));
-	CHECK(!upgrade_kmsg_async_fault(report, strlen(report), "nginx.service", now));
-	CHECK(!upgrade_kmsg_async_fault(old, strlen(old), "nginx.service", now));
-	CHECK(!upgrade_kmsg_async_fault(user_fac, strlen(user_fac), "nginx.service", now));
-	CHECK(!upgrade_kmsg_async_fault(sync_line, strlen(sync_line), "nginx.service", now));
-	CHECK(!upgrade_kmsg_async_fault(other, strlen(other), "nginx.service", now));
-	CHECK(!upgrade_kmsg_async_fault(sys, strlen(sys), "x.service", now));
-	/* Several records in one buffer. */
-	snprintf(both, sizeof(both), "%s%s", user_unit, sys);
-	CHECK(upgrade_kmsg_async_fault(both, strlen(both), "nginx.service", now));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool got = upgrade_kmsg_async_fault(cases[i].rec, strlen(cases[i].rec), cases[i].unit, now);
+
+		if (got != cases[i].want)
+			printf("# case %zu (%s): %d\n", i, cases[i].unit, got);
+		CHECK(got == cases[i].want);
+	}
 }
 
 /* EINVAL from PR_SET_MTE_UPGRADE: "no timed upgrade" only when the GET

@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "systemd-time.h"
 #include "log.h"
+#include "mte.h"
 #include "sdlib.h"
 #include "util.h"
 
@@ -206,25 +207,14 @@ uint64_t upgrade_realtime_usec(void)
 
 int upgrade_set_kernel(uint64_t until_ns)
 {
-#if defined(__aarch64__)
-	if (prctl(PR_SET_MTE_UPGRADE, (unsigned long)until_ns, 0, 0, 0) < 0)
-		return -errno;
-	return 0;
-#else
-	(void)until_ns;
-	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
-#endif
+	long r = mte_prctl(PR_SET_MTE_UPGRADE, (unsigned long)until_ns, 0);
+
+	return r < 0 ? (int)r : 0;
 }
 
 long upgrade_get_kernel(void)
 {
-#if defined(__aarch64__)
-	long r = prctl(PR_GET_MTE_UPGRADE, 0, 0, 0, 0);
-
-	return r < 0 ? -errno : r;
-#else
-	return -EINVAL;
-#endif
+	return mte_prctl(PR_GET_MTE_UPGRADE, 0, 0);
 }
 
 enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret)
