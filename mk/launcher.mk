@@ -20,15 +20,18 @@ MAIN_SRCS := $(SRC_DIR)/launcher/main.c $(SRC_DIR)/generator/generator-main.c \
              $(SRC_DIR)/faultd/faultd-main.c $(SRC_DIR)/mtagctl/mtagctl-main.c
 nomain = $(filter-out $(MAIN_SRCS),$(1))
 
-# What each program links.
-LAUNCHER_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(LAUNCHER_SRCS)
-GENERATOR_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(GENERATOR_SRCS)
+# What each program links.  The policy folder's upgrade.c reads the
+# kernel's fault line and its cgroup as mtag-faultd does: those two files
+# of the fault folder go wherever the policy folder goes without it.
+FAULTLINE_SRCS := $(SRC_DIR)/fault/faultline.c $(SRC_DIR)/fault/cgunit.c
+LAUNCHER_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(LAUNCHER_SRCS)
+GENERATOR_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(GENERATOR_SRCS)
 MTAGCTL_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(call nomain,$(GENERATOR_SRCS)) \
                     $(FAULT_SRCS) $(MTAGCTL_SRCS)
 FAULTD_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULT_SRCS) $(FAULTD_SRCS)
 # The launcher's and generator's code without their main()s: unit tests,
 # the policy fuzzer.
-LAUNCHER_LIB_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(call nomain,$(LAUNCHER_SRCS) $(GENERATOR_SRCS))
+LAUNCHER_LIB_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(call nomain,$(LAUNCHER_SRCS) $(GENERATOR_SRCS))
 LAUNCHER_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
 
 WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arith \

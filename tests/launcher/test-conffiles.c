@@ -57,6 +57,62 @@ static int has_diag(const char *substr)
 	return 0;
 }
 
+static uint64_t stamp(void)
+{
+	struct conf_opts o = { .root = root };
+
+	return conf_stamp(&o);
+}
+
+/* The fingerprint mtag-faultd keeps its parsed policy by: the same while
+ * nothing changes, another after any change conf_load() would see. */
+static void test_stamp(void)
+{
+	char path[1024], link[1024];
+	uint64_t s0, s;
+	struct timespec t[2] = { { 0, UTIME_OMIT }, { 1700000000, 0 } };
+
+	new_root("stamp");
+	put("/etc/mtag/policy.conf", "a.service sync\n");
+	put("/usr/lib/mtag/policy.d/10-vendor.conf", "b.service async\n");
+	s0 = stamp();
+	CHECK(stamp() == s0);
+	/* Rewritten in place, same size: the times tell. */
+	snprintf(path, sizeof(path), "%s/etc/mtag/policy.conf", root);
+	write_file(path, "a.service off\n ");
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	/* Only the modification time set back (ctime moves too). */
+	CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	/* A drop-in added, masked, removed. */
+	put("/etc/mtag/policy.d/20-new.conf", "c.service sync\n");
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	snprintf(link, sizeof(link), "%s/etc/mtag/policy.d/10-vendor.conf", root);
+	CHECK(symlink("/dev/null", link) == 0);
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	CHECK(unlink(link) == 0);
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	/* Made unsafe: conf_load() would refuse it. */
+	snprintf(path, sizeof(path), "%s/usr/lib/mtag/policy.d/10-vendor.conf", root);
+	CHECK(chmod(path, 0666) == 0);
+	CHECK((s = stamp()) != s0);
+	s0 = s;
+	CHECK(stamp() == s0);
+	{
+		struct conf_opts o = { .single = path };
+		uint64_t a = conf_stamp(&o);
+
+		CHECK(conf_stamp(&o) == a);
+		CHECK(chmod(path, 0644) == 0);
+		CHECK(conf_stamp(&o) != a);
+	}
+}
+
 static void test_dropin_order_and_masking(void)
 {
 	char link[1024];
@@ -342,6 +398,7 @@ void run_conffiles_tests(void)
 	RUN(test_half_written_file_not_applied);
 	RUN(test_settled_file_read_at_once);
 	RUN(test_file_that_keeps_changing);
+	RUN(test_stamp);
 	RUN(test_dropin_order_and_masking);
 	RUN(test_vendor_defaults_rank_below_etc);
 	RUN(test_missing_files_are_fine);

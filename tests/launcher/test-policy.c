@@ -350,6 +350,9 @@ static void test_upgrade_key(void)
 	CHECK(P.entries[0].upgrade_ns == 0);
 	parse("a.service async upgrade=1s upgrade=2s\n");
 	CHECK(has_error(1, "'upgrade' given twice"));
+	/* The maximum itself is accepted. */
+	parse("a.service async upgrade=7d\n");
+	CHECK(policy_error_count(&P) == 0 && P.entries[0].upgrade_ns == UPGRADE_MAX_NS);
 }
 
 /* A bad upgrade= is an error naming FILE:LINE; the entry stays async with
@@ -365,6 +368,9 @@ static void test_upgrade_bad_values(void)
 		{ "", "empty value" },
 		{ "yes", "not a time span" },
 		{ "10fortnights", "unknown unit" },
+		/* Past the kernel's KTIME_MAX, and past the maximum. */
+		{ "106752d", "longer than the maximum, 1w" },
+		{ "7d1s", "longer than the maximum, 1w" },
 	};
 	char text[256];
 

@@ -43,8 +43,52 @@ static void test_apply(void)
 	unsetenv("_MTAG_ENABLE");
 }
 
+static int heap_off_is(const char *old, const char *want)
+{
+	char *got = malloc_conf_heap_off(old);
+	int ok = strcmp(got, want) == 0;
+
+	if (!ok)
+		printf("# malloc_conf_heap_off(\"%s\") = \"%s\", want \"%s\"\n", old ? old : "(null)", got, want);
+	free(got);
+	return ok;
+}
+
+/* heap=off reaches jemalloc: ",mtag:false" after what the admin set. */
+static void test_malloc_conf(void)
+{
+	static const char *const cases[][2] = {
+		{ NULL, "mtag:false" },
+		{ "", "mtag:false" },
+		{ "narenas:2,dirty_decay_ms:0", "narenas:2,dirty_decay_ms:0,mtag:false" },
+		{ "narenas:2,", "narenas:2,mtag:false" },
+		/* The last one wins in jemalloc: an earlier mtag:true loses. */
+		{ "mtag:true,narenas:2", "mtag:true,narenas:2,mtag:false" },
+		/* Already off (a launcher under a launcher): not repeated. */
+		{ "narenas:2,mtag:false", "narenas:2,mtag:false" },
+		{ "mtag:false,mtag:true", "mtag:false,mtag:true,mtag:false" },
+		{ "xmtag:false", "xmtag:false,mtag:false" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(heap_off_is(cases[i][0], cases[i][1]));
+
+	setenv("MALLOC_CONF", "narenas:4", 1);
+	CHECK(malloc_conf_apply(true) == 0);
+	CHECK_STR(getenv("MALLOC_CONF"), "narenas:4");
+	CHECK(malloc_conf_apply(false) == 0);
+	CHECK_STR(getenv("MALLOC_CONF"), "narenas:4,mtag:false");
+	unsetenv("MALLOC_CONF");
+	CHECK(malloc_conf_apply(true) == 0);
+	CHECK(getenv("MALLOC_CONF") == NULL);
+	CHECK(malloc_conf_apply(false) == 0);
+	CHECK_STR(getenv("MALLOC_CONF"), "mtag:false");
+	unsetenv("MALLOC_CONF");
+}
+
 void run_tunables_tests(void)
 {
 	RUN(test_merge);
 	RUN(test_apply);
+	RUN(test_malloc_conf);
 }

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -136,7 +138,15 @@ static void test_prepare(void)
 	CHECK(g.fault_usec == 1700000000000000ull && strcmp(g.fault_cursor, "s=k;i=1") == 0);
 	CHECK(g.granted_usec > 0);
 	p = upgrade_path(d, "upgrade-grant", UNIT, NULL);
-	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0644);
+	/* Root's only ($USER unset: the service runs as root), in a
+	 * directory nobody else can list. */
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0400 && st.st_uid == geteuid());
+	{
+		char *gd = upgrade_path(d, "upgrade-grant", NULL, NULL);
+
+		CHECK(stat(gd, &st) == 0 && (st.st_mode & 0777) == 0711);
+		free(gd);
+	}
 	/* Another start is not this one's. */
 	CHECK(upgrade_grant_for(d, UNIT, INV2, &g) == 0);
 	CHECK(upgrade_grant_for(d, UNIT, NULL, &g) == 0);
@@ -176,8 +186,126 @@ static void test_prepare(void)
 	free(d);
 }
 
+/* --upgrade-prepare waits for faultd's record only after a kernel line of
+ * the unit itself: its cgroup by systemd's rules, never a suffix. */
+static void test_kmsg_match(void)
+{
+	const uint64_t now = 5000000000ULL; /* CLOCK_MONOTONIC us of the records */
+#define ASYNC(cg) "mte: async tag check fault in nginx[91]: pid 91 cgroup " cg "\n"
+	static const struct {
+		const char *rec, *unit;
+		bool want;
+	} cases[] = {
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", true },
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/system-web.slice/nginx.service/worker"), "nginx.service", true },
+		/* A user's own unit of the same name (the suffix matched it). */
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service"), "nginx.service", false },
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service"), "user@1000.service", true },
+		{ "6,103,4999000000,-;" ASYNC("/system.slice/nginx.service (report mode: tag checks off in this thread)"), "nginx.service", false },
+		{ "6,104,4000000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", false }, /* too old */
+		{ "14,105,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", false }, /* LOG_USER */
+		{ "6,106,4999000000,-;mte: sync tag check fault in nginx[96]: addr 0x0f00007fbb594d80 pointer tag 0xf memory tag 0x0 pc 0xaaaab0c4a1c0 pid 96 tags ffffffff[0]22222222 cgroup /system.slice/nginx.service\n",
+		  "nginx.service", false },
+		{ "6,107,4999000000,-;" ASYNC("/system.slice/xnginx.service") " SUBSYSTEM=cpu\n", "nginx.service", false },
+		{ "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "x.service", false },
+		/* Several records in one buffer. */
+		{ "6,102,4999000000,-;" ASYNC("/user.slice/user-1000.slice/user@1000.service/x/nginx.service")
+		  "6,101,4999000000,-;" ASYNC("/system.slice/nginx.service"), "nginx.service", true },
+	};
+#undef ASYNC
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool got = upgrade_kmsg_async_fault(cases[i].rec, strlen(cases[i].rec), cases[i].unit, now);
+
+		if (got != cases[i].want)
+			printf("# case %zu (%s): %d\n", i, cases[i].unit, got);
+		CHECK(got == cases[i].want);
+	}
+}
+
+/* EINVAL from PR_SET_MTE_UPGRADE: "no timed upgrade" only when the GET
+ * fails too; a kernel that has it refused the deadline. */
+static void test_kernel_errors(void)
+{
+	CHECK(upgrade_kernel_classify(-EINVAL, -EINVAL) == UPGRADE_KERR_ABSENT);
+	CHECK(upgrade_kernel_classify(-EINVAL, 0) == UPGRADE_KERR_REFUSED);
+	CHECK(upgrade_kernel_classify(-EINVAL, 12000) == UPGRADE_KERR_REFUSED);
+	CHECK(upgrade_kernel_classify(-ENOSYS, -ENOSYS) == UPGRADE_KERR_OTHER);
+	CHECK(upgrade_kernel_classify(-EPERM, 0) == UPGRADE_KERR_OTHER);
+#if !defined(__aarch64__)
+	/* Not the mtag arm64 kernel: both fail, "absent". */
+	CHECK(upgrade_kernel_classify(upgrade_set_kernel(1), upgrade_get_kernel()) == UPGRADE_KERR_ABSENT);
+#endif
+}
+
+/* Can UID read the grant at PATH (a child that runs as UID)?  1, 0 (the
+ * open failed with EACCES), -1 (the test could not tell). */
+static int uid_reads(const char *dir, uid_t uid)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		struct upgrade_rec g;
+		int r;
+
+		if (setgid(65534) < 0 || setuid(uid) < 0)
+			_exit(3);
+		r = upgrade_grant_for(dir, UNIT, INV1, &g);
+		_exit(r == 1 ? 0 : r == -EACCES ? 1 : 2);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) > 1)
+		return -1;
+	return WEXITSTATUS(st) == 0;
+}
+
+/* The grant tells of a fault of the service: readable by root and the
+ * service's user ($USER) only. */
+static void test_grant_private(void)
+{
+	struct passwd *pw = getpwnam("nobody");
+	char *d, *p;
+	struct stat st;
+
+	if (geteuid() != 0 || !pw || pw->pw_uid == 0)
+		SKIP_TEST("needs root and a user 'nobody'");
+	d = upg_tmpdir();
+	if (!d)
+		return;
+	CHECK(chmod(d, 0755) == 0);
+	write_fault(d, 1700000000000000ull, "s=k;i=1");
+	setenv("USER", "nobody", 1);
+	CHECK(upgrade_prepare(d, UNIT, INV1) == 0);
+	unsetenv("USER");
+	p = upgrade_path(d, "upgrade-grant", UNIT, NULL);
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 0777) == 0400 && st.st_uid == pw->pw_uid);
+	free(p);
+	/* The service's user reads it; another user does not. */
+	CHECK(uid_reads(d, pw->pw_uid) == 1);
+	CHECK(uid_reads(d, pw->pw_uid + 1000) == 0);
+
+	/* A user that does not exist: no grant at all, rather than one
+	 * everybody reads. */
+	{
+		char *u = upgrade_path(d, "upgrade", UNIT, ".used");
+
+		CHECK(unlink(u) == 0);
+		free(u);
+	}
+	write_fault(d, 1700000000100000ull, "s=k;i=2");
+	setenv("USER", "no-such-user-mtag", 1);
+	CHECK(upgrade_prepare(d, UNIT, INV1) == 0);
+	unsetenv("USER");
+	CHECK(!exists(d, "upgrade-grant", UNIT, NULL));
+	rm_rf(d);
+	free(d);
+}
+
 void run_upgrade_tests(void)
 {
+	RUN(test_grant_private);
+	RUN(test_kernel_errors);
+	RUN(test_kmsg_match);
 	log_setup("mtag-unit", LOG_STDERR, true);
 	RUN(test_format);
 	RUN(test_dir_checks);

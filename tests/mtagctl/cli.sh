@@ -116,6 +116,26 @@ if LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$T/out"; then
 else
 	t_pass cli/pid-escape-raw
 fi
+# Issue 32: a mask with fewer than two non-zero tags is said; a process
+# run from a set-group-ID program (a secure exec: the kernel drops report
+# mode and the exec default) says so, with the program.
+mkdir -p "$P/4545/task/4545" "$P/4646/task/4646"
+printf 'Name:\tnarrow\nPid:\t4545\nMTE_TCF:\tsync\nMTE_TagInclude:\t0x0000\n' >"$P/4545/status"
+cp "$P/4545/status" "$P/4545/task/4545/status"
+: >"$P/4545/smaps"
+expect pid-narrow-mask 0 'tag mask:       0x0000 (0 non-zero tags: too few, neighbouring allocations share their tag and faults go unseen)' '' -- \
+	"$C" --no-pager --proc "$P" status -p 4545
+printf 'Name:\tpostdrop\nPid:\t4646\nMTE_TCF:\tnone\nMTE_TagInclude:\t0xfffe\nMTE_Report:\toff\n' >"$P/4646/status"
+cp "$P/4646/status" "$P/4646/task/4646/status"
+: >"$P/4646/smaps"
+printf '#!/bin/true\n' >"$T/postdrop"
+chmod 2755 "$T/postdrop"
+ln -s "$T/postdrop" "$P/4646/exe"
+expect pid-secure-exec 0 "secure exec:    yes ($T/postdrop is set-group-ID): the kernel drops report mode and the exec default for it; it runs none" '' -- \
+	"$C" --no-pager --proc "$P" status -p 4646
+chmod 0755 "$T/postdrop"
+"$C" --no-pager --proc "$P" status -p 4646 >"$T/out" 2>&1
+grep -q '^secure exec:' "$T/out" && t_fail cli/pid-no-secure-exec "$(grep '^secure exec:' "$T/out")" || t_pass cli/pid-no-secure-exec
 expect pid-json 0 '' '' -- "$C" --json --proc "$P" status -p 4242
 if python3 - "$T/out" <<'PY'
 import json, sys

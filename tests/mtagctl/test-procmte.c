@@ -1,6 +1,8 @@
 /* test-procmte.c -- mte_read_proc() against fake /proc trees. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "procmte.h"
 #include "unit.h"
@@ -210,8 +212,68 @@ static void test_origin(void)
 	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_UNKNOWN);
 }
 
+/* MTE_TagInclude: the non-zero tags it allows (issue 32). */
+static void test_tag_include(void)
+{
+	CHECK(tag_include_nonzero("0xfffe") == 15);
+	CHECK(tag_include_nonzero("0xffff") == 15);
+	CHECK(tag_include_nonzero("0x0000") == 0);
+	CHECK(tag_include_nonzero("0x0001") == 0); /* tag 0 only */
+	CHECK(tag_include_nonzero("0x0003") == 1);
+	CHECK(tag_include_nonzero("0x0006") == 2);
+	CHECK(tag_include_nonzero("0x10000") == -1);
+	CHECK(tag_include_nonzero("fffe") == -1);
+	CHECK(tag_include_nonzero("0x") == -1);
+	CHECK(tag_include_nonzero("0xzz") == -1);
+	CHECK(tag_include_nonzero(NULL) == -1);
+}
+
+/* The exe of a recorded process: set-user-ID, set-group-ID (with group
+ * execute), file capabilities; the path. */
+static void test_exe_privilege(void)
+{
+	char dir[512], bin[600], link[600], path[256], why[64];
+	const char *t = tmpdir();
+
+	snprintf(dir, sizeof(dir), "%s/exe-proc/77", t);
+	mkdirs(dir);
+	snprintf(bin, sizeof(bin), "%s/exe-proc/postdrop", t);
+	write_file(bin, "#!/bin/true\n");
+	snprintf(link, sizeof(link), "%s/exe", dir);
+	unlink(link);
+	CHECK(symlink(bin, link) == 0);
+	snprintf(dir, sizeof(dir), "%s/exe-proc", t);
+	CHECK(chmod(bin, 0755) == 0);
+	CHECK(proc_exe_privilege(dir, 77, path, sizeof(path)) == 0);
+	CHECK_STR(path, bin);
+	CHECK(chmod(bin, 02755) == 0);
+	CHECK(proc_exe_privilege(dir, 77, NULL, 0) == PROC_EXE_SETGID);
+	CHECK(chmod(bin, 02745) == 0); /* mandatory locking, not a privilege */
+	CHECK(proc_exe_privilege(dir, 77, NULL, 0) == 0);
+	CHECK(chmod(bin, 04755) == 0);
+	CHECK(proc_exe_privilege(dir, 77, NULL, 0) == PROC_EXE_SETUID);
+	CHECK(chmod(bin, 06755) == 0);
+	CHECK(proc_exe_privilege(dir, 77, NULL, 0) == (PROC_EXE_SETUID | PROC_EXE_SETGID));
+	CHECK_STR(proc_exe_privilege_str(PROC_EXE_SETUID | PROC_EXE_SETGID | PROC_EXE_FCAPS, why, sizeof(why)),
+		  "set-user-ID, set-group-ID, file capabilities");
+	CHECK_STR(proc_exe_privilege_str(PROC_EXE_FCAPS, why, sizeof(why)), "file capabilities");
+	/* Gone: nothing. */
+	CHECK(proc_exe_privilege(dir, 78, path, sizeof(path)) == 0 && path[0] == '\0');
+	CHECK(chmod(bin, 0755) == 0);
+	{
+		char cmd[800];
+
+		snprintf(cmd, sizeof(cmd), "setcap cap_net_bind_service+ep '%s' 2>/dev/null", bin);
+		if (system(cmd) != 0)
+			SKIP_TEST("file capabilities: setcap failed here");
+		CHECK(proc_exe_privilege(dir, 77, NULL, 0) == PROC_EXE_FCAPS);
+	}
+}
+
 void run_procmte_tests(void)
 {
+	RUN(test_tag_include);
+	RUN(test_exe_privilege);
 	RUN(test_origin);
 	RUN(test_proc);
 	RUN(test_proc_report);

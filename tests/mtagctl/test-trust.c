@@ -94,8 +94,52 @@ static void test_launcher_entries(void)
 	CHECK(!trusted("launcher-forged-user", JW_LAUNCHER, "nginx.service", "own cgroup"));
 }
 
+static void tally(struct upgrade_tally *t, const char *file, const char *unit)
+{
+	char path[128];
+	struct entry e = { 0 };
+
+	snprintf(path, sizeof(path), "journal/%s.export", file);
+	e.text = read_data(path, NULL);
+	upgrade_tally_add(t, get, &e, unit);
+	free(e.text);
+}
+
+/* mtag_upgrades_total: only mtag-faultd's own entries count, each once,
+ * when a launcher entry of the unit names them (issue 32: a process of the
+ * unit can write launcher entries, and forge faultd's fields). */
+static void test_upgrade_count(void)
+{
+	struct upgrade_tally t = { 0 };
+
+	/* A genuine upgraded start: faultd's record, the launcher's start. */
+	tally(&t, "launcher-upgraded", "memcached.service");
+	tally(&t, "faultd-upgrade-next", "memcached.service");
+	CHECK(upgrade_tally_count(&t) == 1);
+	/* The service writes more launcher entries: the same fault again,
+	 * a fault faultd never recorded, and a faultd entry of its own. */
+	tally(&t, "launcher-upgraded", "memcached.service");
+	tally(&t, "launcher-upgraded", "memcached.service");
+	tally(&t, "launcher-upgraded-forged", "memcached.service");
+	tally(&t, "faultd-upgrade-next-forged", "memcached.service");
+	tally(&t, "launcher-genuine", "memcached.service");
+	CHECK(upgrade_tally_count(&t) == 1);
+	upgrade_tally_free(&t);
+	/* faultd's record alone (the service never started again): none. */
+	tally(&t, "faultd-upgrade-next", "memcached.service");
+	tally(&t, "launcher-upgraded-forged", "memcached.service");
+	CHECK(upgrade_tally_count(&t) == 0);
+	upgrade_tally_free(&t);
+	/* Another unit's. */
+	tally(&t, "launcher-upgraded", "nginx.service");
+	tally(&t, "faultd-upgrade-next", "nginx.service");
+	CHECK(upgrade_tally_count(&t) == 0);
+	upgrade_tally_free(&t);
+}
+
 void run_trust_tests(void)
 {
+	RUN(test_upgrade_count);
 	RUN(test_faultd_entries);
 	RUN(test_coredump_entries);
 	RUN(test_launcher_entries);

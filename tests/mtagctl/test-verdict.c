@@ -186,8 +186,74 @@ static void test_verdict_heap_and_report(void)
 	CHECK_STR(s.reason, "faults are logged, not stopped; checking suspended by a reported fault in 2 threads");
 }
 
+/* Issue 32: an include mask with fewer than two non-zero tags (an exec
+ * default or prctl without a mask: IRG gives only tag 0) is not
+ * protection, whatever the mode says. */
+static void test_verdict_tag_mask(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	f.narrow_pid = 412;
+	f.narrow_comm = "nginx";
+	f.narrow_mask = "0x0000";
+	f.narrow_tags = 0;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && !s.as_asked);
+	CHECK_STR(s.reason, "too few tags: 412 (nginx) may use 0 non-zero tags (MTE_TagInclude 0x0000): with fewer than two, neighbouring allocations share their tag and faults go unseen (an exec default or prctl without a tag mask)");
+	f.narrow_mask = "0x0003";
+	f.narrow_tags = 1;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED);
+	CHECK(strstr(s.reason, "may use 1 non-zero tag (MTE_TagInclude 0x0003)") != NULL);
+	/* Report mode too: nothing would be reported. */
+	s.mode = MTAG_MODE_REPORT;
+	f.le_mode = "report";
+	s.report_on_procs = 1;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && strncmp(s.reason, "too few tags", 12) == 0);
+}
+
+/* Issue 32: under report mode, a secure exec (set-user-ID, set-group-ID,
+ * file capabilities) drops report mode: which processes, and why. */
+static void test_verdict_report_secure_exec(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+
+	base(&s, &f);
+	s.mode = MTAG_MODE_REPORT;
+	f.le_mode = "report";
+	s.procs = 3;
+	s.report_on_procs = 2;
+	/* The kernel of issue 32: report mode and the exec default dropped,
+	 * the helper runs without tag checking. */
+	f.secure_procs = 1;
+	f.secure_report_off = 1;
+	f.secure_desc = "77 (postdrop, /usr/sbin/postdrop: set-group-ID) runs none without report mode";
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_REPORT_ONLY && s.as_asked);
+	CHECK_STR(s.reason, "faults are logged, not stopped; 1 process runs without tag checking after a secure exec (the kernel drops report mode and the exec default for set-user-ID, set-group-ID and file-capability programs): 77 (postdrop, /usr/sbin/postdrop: set-group-ID) runs none without report mode");
+	/* A kernel that keeps the exec default: the helper checks in sync
+	 * without report mode, and its first fault stops it. */
+	f.secure_checking = 1;
+	f.secure_desc = "77 (postdrop, /usr/sbin/postdrop: set-group-ID) runs sync without report mode";
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && !s.as_asked);
+	CHECK_STR(s.reason, "report mode is off after a secure exec in 1 process, which stops at the first fault: 77 (postdrop, /usr/sbin/postdrop: set-group-ID) runs sync without report mode; the kernel drops report mode for set-user-ID, set-group-ID and file-capability programs (mtag-policy.conf(5), REPORT MODE)");
+	/* Another process without report mode, not a secure exec: said as
+	 * before. */
+	f.secure_checking = 0;
+	s.report_on_procs = 1;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "report mode is not on in 1 of 3 processes: they stop at a fault");
+}
+
 void run_verdict_tests(void)
 {
+	RUN(test_verdict_tag_mask);
+	RUN(test_verdict_report_secure_exec);
 	RUN(test_verdict_protected);
 	RUN(test_verdict_no_mte_first);
 	RUN(test_verdict_policy);

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
 
 #include "smaps.h"
 
@@ -276,4 +279,59 @@ int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)
 	m->malloc_kb = s.malloc_kb;
 	m->mt_malloc_kb = s.mt_malloc_kb;
 	return 0;
+}
+
+int tag_include_nonzero(const char *mask)
+{
+	char *end;
+	unsigned long m;
+	int n = 0;
+
+	if (!mask || strncmp(mask, "0x", 2) != 0 || !mask[2])
+		return -1;
+	errno = 0;
+	m = strtoul(mask + 2, &end, 16);
+	if (errno || *end || m > 0xffff)
+		return -1;
+	for (unsigned t = 1; t < 16; t++)
+		n += (m >> t) & 1;
+	return n;
+}
+
+unsigned proc_exe_privilege(const char *proc_dir, pid_t pid, char *path, size_t len)
+{
+	char exe[512];
+	struct stat st;
+	unsigned bits = 0;
+	ssize_t n;
+
+	snprintf(exe, sizeof(exe), "%s/%d/exe", proc_dir, (int)pid);
+	if (path && len) {
+		n = readlink(exe, path, len - 1);
+		path[n > 0 ? (size_t)n : 0] = '\0';
+	}
+	/* Through the link: the file the process runs, whatever its mount
+	 * namespace. */
+	if (stat(exe, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_mode & S_ISUID)
+		bits |= PROC_EXE_SETUID;
+	/* Set-group-ID without group execute is mandatory locking, not a
+	 * privilege (the kernel gives no AT_SECURE for it). */
+	if ((st.st_mode & S_ISGID) && (st.st_mode & S_IXGRP))
+		bits |= PROC_EXE_SETGID;
+	if (getxattr(exe, "security.capability", NULL, 0) > 0)
+		bits |= PROC_EXE_FCAPS;
+	return bits;
+}
+
+char *proc_exe_privilege_str(unsigned bits, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s",
+		 bits & PROC_EXE_SETUID ? "set-user-ID" : "",
+		 (bits & PROC_EXE_SETUID) && (bits & (PROC_EXE_SETGID | PROC_EXE_FCAPS)) ? ", " : "",
+		 bits & PROC_EXE_SETGID ? "set-group-ID" : "",
+		 (bits & PROC_EXE_SETGID) && (bits & PROC_EXE_FCAPS) ? ", " : "",
+		 bits & PROC_EXE_FCAPS ? "file capabilities" : "");
+	return buf;
 }

@@ -62,6 +62,26 @@ const char *mode_origin_name(enum mode_origin o);
  * default (a stock glibc, a static program, another libc). */
 bool proc_ignores_execdef(const struct proc_mte *m);
 
+/* How many non-zero tags (1-15) the MTE_TagInclude mask MASK ("0xfffe")
+ * lets IRG pick, or -1 when it is not such a mask.  Below 2, neighbouring
+ * allocations share their tag (or every tag is 0) and a fault is seldom
+ * or never detected: not protection. */
+int tag_include_nonzero(const char *mask);
+
+/* What makes an exec of PROC_DIR/PID/exe a secure exec (AT_SECURE): the
+ * file is set-user-ID, set-group-ID, or has file capabilities
+ * (security.capability).  PROC_EXE_* bits, 0 for none or when it cannot
+ * be read (the process has gone).  PATH (LEN bytes, may be NULL) gets the
+ * exe's path as the kernel shows it, cut to fit.  A stat() and a
+ * getxattr() of size 0: nothing of the file is read. */
+#define PROC_EXE_SETUID 1u
+#define PROC_EXE_SETGID 2u
+#define PROC_EXE_FCAPS 4u
+unsigned proc_exe_privilege(const char *proc_dir, pid_t pid, char *path, size_t len);
+
+/* "set-user-ID, set-group-ID, file capabilities" for BITS, into BUF. */
+char *proc_exe_privilege_str(unsigned bits, char *buf, size_t len);
+
 /* One thread: PROC_DIR/PID/task/TID/status. */
 struct thread_mte {
 	bool has_tcf;            /* MTE_TCF: (mtag kernel) */

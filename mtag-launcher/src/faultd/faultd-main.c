@@ -110,8 +110,44 @@ static int run_stdin(const struct opts *o)
 
 /* --- the journal --------------------------------------------------------- */
 
+/* The policy, for upgrade= (upgrade_step()): read once, and again only
+ * when conf_stamp() says a file changed.  A flood of fault lines (a user
+ * with many cgroups, issue 32) then costs a few stat()s a line, not a
+ * parse; an edit is seen at the next line, with no SIGHUP or
+ * daemon-reload to forget, and no inotify watch on directories that may
+ * not exist yet (/run/mtag/policy.d). */
+struct policy_cache {
+	struct policy p;
+	uint64_t stamp;
+	bool loaded;
+	unsigned long loads;
+};
+
+static const struct policy *policy_current(struct policy_cache *c, const struct conf_opts *o)
+{
+	/* Taken before the read: a change during it shows at the next. */
+	uint64_t stamp = conf_stamp(o);
+	unsigned files;
+
+	if (c->loaded && stamp == c->stamp)
+		return &c->p;
+	if (c->loaded)
+		policy_free(&c->p);
+	policy_init(&c->p);
+	files = conf_load(&c->p, o);
+	c->stamp = stamp;
+	c->loaded = true;
+	c->loads++;
+	log_msg(LOG_INFO, NULL, "%sread the policy for upgrade=: %u file%s, %zu entr%s, %zu error%s",
+		c->loads == 1 ? "" : "a policy file changed: ", files, files == 1 ? "" : "s",
+		c->p.n_entries, c->p.n_entries == 1 ? "y" : "ies",
+		policy_error_count(&c->p), policy_error_count(&c->p) == 1 ? "" : "s");
+	return &c->p;
+}
+
 struct follow {
 	const struct opts *o;
+	struct policy_cache policy;
 	sd_journal *j;
 	struct faultd_entry e;
 	char *cursor;          /* of the last kernel entry handled */
@@ -217,26 +253,25 @@ static void hhmmss(uint64_t usec, char *buf, size_t len)
  * /dev/kmsg cannot give its line) writes a record, and only faultd (root)
  * can write in DIR/upgrade.
  */
-static void upgrade_step(const struct opts *o, const struct faultd_kmsg *k, bool kernel,
+static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool kernel,
 			 struct faultd_entry *e)
 {
+	const struct opts *o = s->o;
 	const char *kind = faultd_entry_get(e, "MTAG_FAULT_KIND");
 	const char *action = faultd_entry_get(e, "MTAG_FAULT_ACTION");
 	const char *unit = faultd_entry_get(e, "MTAG_UNIT");
 	const struct policy_entry *pe;
+	const struct policy *p;
 	struct upgrade_rec r;
-	struct policy p;
 	char span[64], when[64], *path = NULL, *suffix = NULL;
 	uint64_t window;
 
 	if (!kernel || !unit || !kind || !action || faultd_entry_get(e, "MTAG_USER_UNIT") ||
 	    strcmp(action, "signal") != 0)
 		return;
-	policy_init(&p);
-	conf_load(&p, &o->conf);
-	pe = policy_names_unit(&p, unit) ? policy_lookup(&p, unit) : NULL;
+	p = policy_current(&s->policy, &o->conf);
+	pe = policy_names_unit(p, unit) ? policy_lookup(p, unit) : NULL;
 	window = pe && pe->mode == MTAG_MODE_ASYNC ? pe->upgrade_ns : 0;
-	policy_free(&p);
 	if (!window)
 		return;
 	duration_format(window, span, sizeof(span));
@@ -375,7 +410,7 @@ static int handle_entry(struct follow *s)
 				      len == strlen("SYSLOG_FACILITY=0") &&
 				      memcmp(data, "SYSLOG_FACILITY=0", len) == 0;
 
-			upgrade_step(s->o, &k, kernel, &s->e);
+			upgrade_step(s, &k, kernel, &s->e);
 		}
 	} else if (r < 0 && r != -ENOENT) {
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
@@ -593,6 +628,8 @@ static int run_journal(const struct opts *o)
 	rc = save_cursor(&s, true) < 0 ? 1 : 0;
 out:
 	faultd_entry_free(&s.e);
+	if (s.policy.loaded)
+		policy_free(&s.policy.p);
 	free(s.cursor);
 	if (s.j)
 		sd_journal_close(s.j);

@@ -15,6 +15,7 @@
 
 #include "cause.h"
 #include "cgunit.h"
+#include "escape.h"
 #include "faultfields.h"
 #include "faultline.h"
 #include "fileio.h"
@@ -177,7 +178,7 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 			const struct mte_fault *f, struct faultd_entry *e)
 {
 	struct mte_cause_info ci;
-	char unit_buf[256], user_unit_buf[256], memtag[16], object[4096], tags[32], who[128];
+	char unit_buf[256], user_unit_buf[256], memtag[16], object[4096], tags[32], who[320];
 	/* systemd's rules: a unit of a user's own manager is never taken for
 	 * a system unit of the same name (see cgunit.h). */
 	const char *unit = cgroup_system_unit(f->cgroup, unit_buf, sizeof(unit_buf));
@@ -197,7 +198,15 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 		snprintf(memtag, sizeof(memtag), "unknown");
 	else
 		snprintf(memtag, sizeof(memtag), "0x%x", (unsigned)f->mem_tag);
-	snprintf(who, sizeof(who), "%s[%d]", f->comm, (int)pid);
+	/* A process names itself (PR_SET_NAME): MESSAGE, which journalctl
+	 * prints as it is, gets its name escaped (escape.h); MTAG_COMM and
+	 * MTAG_KERNEL_MESSAGE keep the kernel's bytes, as journald's own
+	 * kernel entry and _COMM do, for exact matches. */
+	{
+		char ecomm[4 * sizeof(f->comm) + 1];
+
+		snprintf(who, sizeof(who), "%s[%d]", cescape(f->comm, ecomm, sizeof(ecomm)), (int)pid);
+	}
 
 	if (sync) {
 		bool conf = ci.cause != MTE_CAUSE_UNKNOWN && ci.confidence != MTE_CONF_NONE;
@@ -286,8 +295,13 @@ enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 		free(line);
 		return FAULTD_FAULT;
 	}
-	add(e, "MESSAGE", "unreadable tag-check fault line from the kernel (a fault happened; see MTAG_KERNEL_MESSAGE): %s",
-	    line);
+	{
+		char *eline = xmalloc(4 * len + 1);
+
+		add(e, "MESSAGE", "unreadable tag-check fault line from the kernel (a fault happened; see MTAG_KERNEL_MESSAGE): %s",
+		    cescape(line, eline, 4 * len + 1));
+		free(eline);
+	}
 	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_UNPARSED);
 	add(e, "PRIORITY", "%d", 3);
 	add(e, "SYSLOG_IDENTIFIER", IDENT);

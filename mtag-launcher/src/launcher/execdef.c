@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 
+#include "mte.h"
+
 unsigned long execdef_from_tunable(unsigned value)
 {
 	unsigned long f = EXECDEF_TAGS << PR_MTE_EXEC_TAG_SHIFT;
@@ -47,23 +49,12 @@ const char *execdef_str(unsigned long flags, char *buf, size_t len)
 
 int execdef_set(unsigned long flags)
 {
-#if defined(__aarch64__)
-	if (prctl(PR_SET_MTE_EXEC_DEFAULT, flags, 0, 0, 0) < 0)
-		return -errno;
-	return 0;
-#else
-	(void)flags;
-	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
-#endif
+	long r = mte_prctl(PR_SET_MTE_EXEC_DEFAULT, flags, 0);
+
+	return r < 0 ? (int)r : 0;
 }
 
 long execdef_get(void)
 {
-#if defined(__aarch64__)
-	long r = prctl(PR_GET_MTE_EXEC_DEFAULT, 0, 0, 0, 0);
-
-	return r < 0 ? -errno : r;
-#else
-	return -EINVAL;
-#endif
+	return mte_prctl(PR_GET_MTE_EXEC_DEFAULT, 0, 0);
 }

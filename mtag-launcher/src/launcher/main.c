@@ -370,13 +370,27 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 	until_boot = upgrade_boottime_ns() + window_ns;
 	until_usec = upgrade_realtime_usec() + window_ns / 1000;
 	r = upgrade_set_kernel(until_boot);
+	duration_format(window_ns, span, sizeof(span));
 	if (r < 0) {
-		log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
-			"%s: an upgraded start after the async fault was granted, but this kernel has no timed upgrade (PR_SET_MTE_UPGRADE: %s): running in async",
-			unit, strerror(-r));
+		switch (upgrade_kernel_classify(r, upgrade_get_kernel())) {
+		case UPGRADE_KERR_ABSENT:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but this kernel has no timed upgrade (PR_SET_MTE_UPGRADE: %s): running in async",
+				unit, strerror(-r));
+			break;
+		case UPGRADE_KERR_REFUSED:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but the kernel refused its deadline, CLOCK_BOOTTIME %llu ns (upgrade=%s; PR_SET_MTE_UPGRADE: %s): running in async",
+				unit, (unsigned long long)until_boot, span, strerror(-r));
+			break;
+		case UPGRADE_KERR_OTHER:
+			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				"%s: an upgraded start after the async fault was granted, but PR_SET_MTE_UPGRADE failed: %s (a system call filter?): running in async",
+				unit, strerror(-r));
+			break;
+		}
 		return;
 	}
-	duration_format(window_ns, span, sizeof(span));
 	t = (time_t)(g.fault_usec / 1000000);
 	if (!g.fault_usec || !localtime_r(&t, &tm) || !strftime(when, sizeof(when), "%H:%M:%S", &tm))
 		snprintf(when, sizeof(when), "(unknown time)");
@@ -554,6 +568,12 @@ static void print_run(struct run *r)
 		       r->hw ? "this kernel has no PR_SET_MTE_EXEC_DEFAULT" : "no MTE");
 	printf("GLIBC_TUNABLES=%s\n%s=%u\n", tun, ENV_ALIAS, r->value);
 	free(tun);
+	if (!r->heap) {
+		char *mc = malloc_conf_heap_off(getenv("MALLOC_CONF"));
+
+		printf("MALLOC_CONF=%s\n", mc);
+		free(mc);
+	}
 }
 
 /* Report-only mode: on for "report" (where the kernel has it), off where
@@ -672,6 +692,13 @@ int main(int argc, char **argv)
 		goto out;
 	if (tunables_apply(r.value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* heap=off for jemalloc too, which tags on its own when checking is
+	 * on (patches/jemalloc): glibc's tunable does not reach it. */
+	if (malloc_conf_apply(r.heap) < 0) {
+		log_msg(LOG_ERR, NULL, "cannot set MALLOC_CONF: %s", strerror(errno));
 		rc = EXIT_USAGE;
 		goto out;
 	}

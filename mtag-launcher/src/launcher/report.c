@@ -5,17 +5,12 @@
 #include <errno.h>
 #include <sys/prctl.h>
 
+#include "mte.h"
 #include "systemd-time.h"
 
 long report_get(void)
 {
-#if defined(__aarch64__)
-	long r = prctl(PR_GET_MTE_REPORT, 0, 0, 0, 0);
-
-	return r < 0 ? -errno : r;
-#else
-	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
-#endif
+	return mte_prctl(PR_GET_MTE_REPORT, 0, 0);
 }
 
 bool report_supported(void)
@@ -25,15 +20,9 @@ bool report_supported(void)
 
 static int set(unsigned long flags, unsigned long reenable_ns)
 {
-#if defined(__aarch64__)
-	if (prctl(PR_SET_MTE_REPORT, flags, reenable_ns, 0, 0) < 0)
-		return -errno;
-	return 0;
-#else
-	(void)flags;
-	(void)reenable_ns;
-	return -EINVAL;
-#endif
+	long r = mte_prctl(PR_SET_MTE_REPORT, flags, reenable_ns);
+
+	return r < 0 ? (int)r : 0;
 }
 
 int report_enable(uint64_t reenable_ns)

@@ -69,3 +69,48 @@ int tunables_apply(unsigned value)
 	free(v);
 	return r;
 }
+
+/* The value of the last "mtag:" option of a MALLOC_CONF value (options
+ * are separated by ','), or NULL. */
+static const char *last_mtag(const char *conf, size_t *len)
+{
+	const char *found = NULL;
+
+	for (const char *s = conf; s && *s;) {
+		size_t n = strcspn(s, ",");
+
+		if (n > 5 && strncmp(s, "mtag:", 5) == 0) {
+			found = s + 5;
+			*len = n - 5;
+		}
+		s += n + (s[n] ? 1 : 0);
+	}
+	return found;
+}
+
+char *malloc_conf_heap_off(const char *old)
+{
+	const char *v;
+	size_t vl = 0;
+
+	if (!old || !*old)
+		return xstrdup("mtag:false");
+	v = last_mtag(old, &vl);
+	if (v && vl == 5 && strncmp(v, "false", 5) == 0)
+		return xstrdup(old);
+	return xasprintf("%s%smtag:false", old, old[strlen(old) - 1] == ',' ? "" : ",");
+}
+
+int malloc_conf_apply(bool heap)
+{
+	char *v;
+	int r = 0;
+
+	if (heap)
+		return 0;
+	v = malloc_conf_heap_off(getenv("MALLOC_CONF"));
+	if (setenv("MALLOC_CONF", v, 1) < 0)
+		r = -errno;
+	free(v);
+	return r;
+}

@@ -78,7 +78,7 @@ static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool
 							  mte_cause_name((enum mte_cause)k), NULL },
 					rows[i].by_cause[k]);
 	prom_family(p, "mtag_upgrades_total", "counter",
-		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (the launcher's journal entries).");
+		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (mtag-faultd's own journal entries of the faults that recorded one, each once, when the launcher's entry of a start names it).");
 	for (size_t i = 0; i < n; i++)
 		prom_sample_u64(p, "mtag_upgrades_total", (const char *[]){ "unit", rows[i].unit, NULL },
 				rows[i].upgrades);

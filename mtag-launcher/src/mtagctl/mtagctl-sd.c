@@ -387,28 +387,51 @@ int sd_ctl_count_faults(const char *unit, unsigned counts[5])
 	return total;
 }
 
-int sd_ctl_count_upgrades(const char *unit)
+/* Feed T the entries of this boot that match M1 and M2. */
+static int tally_pass(struct upgrade_tally *t, const char *unit, const char *m1, const char *m2)
 {
 	sd_journal *j;
 	sd_id128_t boot;
 	char m[300], id[33];
-	int r, total = 0;
+	int r;
 
-	if (!unit)
-		return 0;
 	r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
 	if (r < 0)
 		return r;
-	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_UPGRADED_START, 0);
+	sd_journal_add_match(j, m1, 0);
+	sd_journal_add_match(j, m2, 0);
 	if (sd_id128_get_boot(&boot) >= 0) {
 		snprintf(m, sizeof(m), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
 		sd_journal_add_match(j, m, 0);
 	}
-	/* journald's own field: the unit the writer runs in. */
-	snprintf(m, sizeof(m), "_SYSTEMD_UNIT=%s", unit);
-	sd_journal_add_match(j, m, 0);
-	SD_JOURNAL_FOREACH(j)
-		total++;
+	SD_JOURNAL_FOREACH(j) {
+		struct jctx c = { .j = j };
+
+		upgrade_tally_add(t, jget, &c, unit);
+	}
 	sd_journal_close(j);
-	return total;
+	return 0;
+}
+
+int sd_ctl_count_upgrades(const char *unit)
+{
+	struct upgrade_tally t = { 0 };
+	char m[300];
+	int r;
+
+	if (!unit)
+		return 0;
+	/* mtag-faultd's entries of the unit's async faults that recorded an
+	 * upgraded start, and the launcher's entries of the starts (trust.h:
+	 * only faultd's count, each once, when a start names it). */
+	snprintf(m, sizeof(m), "MTAG_UNIT=%s", unit);
+	r = tally_pass(&t, unit, "MESSAGE_ID=" MSGID_FAULT, m);
+	if (r >= 0) {
+		snprintf(m, sizeof(m), "_SYSTEMD_UNIT=%s", unit);
+		r = tally_pass(&t, unit, "MESSAGE_ID=" MSGID_UPGRADED_START, m);
+	}
+	if (r >= 0)
+		r = (int)upgrade_tally_count(&t);
+	upgrade_tally_free(&t);
+	return r;
 }

@@ -69,8 +69,10 @@ int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launc
  * the total or -errno. */
 int sd_ctl_count_faults(const char *unit, unsigned counts[5]);
 
-/* Upgraded starts of UNIT this boot: the launcher's MSGID_UPGRADED_START
- * entries that journald attributes to the unit.  Count or -errno. */
+/* Upgraded starts of UNIT this boot: mtag-faultd's own entries of the
+ * unit's async faults that recorded one (MTAG_UPGRADE_NEXT=yes), each
+ * counted once when a launcher entry of the unit (MSGID_UPGRADED_START)
+ * names its kernel cursor (trust.h, upgrade_tally).  Count or -errno. */
 int sd_ctl_count_upgrades(const char *unit);
 
 #endif

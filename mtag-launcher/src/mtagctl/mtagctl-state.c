@@ -105,6 +105,11 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	char odd_tcf[64] = "", odd_comm[128] = "";
 	char odd_execdef[64] = "";
 	bool odd_libc = false;
+	pid_t narrow_pid = 0;
+	int narrow_tags = 0;
+	char narrow_comm[128] = "", narrow_mask[32] = "";
+	unsigned secure_procs = 0, secure_checking = 0, secure_report_off = 0;
+	char secure_desc[1024] = "";
 	bool hw = mte_supported(), le_found = false;
 	enum jemalloc_kind jk = JEMALLOC_NONE;
 	char jpath[256] = "";
@@ -134,14 +139,51 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	for (size_t i = 0; i < npids; i++) {
 		struct proc_mte m;
 
+		bool secure_exec = false;
+
 		if (mte_read_proc(c->proc, pids[i], &m) < 0 && !m.comm[0])
 			continue; /* gone */
+		/* Mode report: a process that runs otherwise after a secure
+		 * exec is said as such, not as a mode that differs. */
+		if (s->has_policy && s->mode == MTAG_MODE_REPORT && m.has_tcf_line &&
+		    (strcmp(m.tcf, "sync") != 0 || !m.report_on)) {
+			char exe[256], why[64], ecomm[128], eexe[512];
+			unsigned priv = proc_exe_privilege(c->proc, pids[i], exe, sizeof(exe));
+
+			if (priv || m.secure) {
+				size_t o = strlen(secure_desc);
+
+				secure_exec = true;
+				secure_procs++;
+				if (strcmp(m.tcf, "none") != 0)
+					secure_checking++;
+				if (!m.report_on)
+					secure_report_off++;
+				if (priv)
+					proc_exe_privilege_str(priv, why, sizeof(why));
+				else
+					snprintf(why, sizeof(why), "AT_SECURE");
+				/* A process names itself, a path can hold
+				 * anything: escaped (escape.h). */
+				if (secure_procs <= 4 && o < sizeof(secure_desc))
+					snprintf(secure_desc + o, sizeof(secure_desc) - o, "%s%d (%s, %s: %s) runs %s%s",
+						 o ? ", " : "", (int)pids[i], cescape(m.comm, ecomm, sizeof(ecomm)),
+						 exe[0] ? cescape(exe, eexe, sizeof(eexe)) : "?", why, m.tcf,
+						 m.report_on ? "" : " without report mode");
+				else if (secure_procs == 5 && o < sizeof(secure_desc))
+					snprintf(secure_desc + o, sizeof(secure_desc) - o, ", ...");
+			}
+		}
 		s->procs++;
 		s->threads += m.threads;
 		s->anon_kb += m.anon_kb;
 		s->mt_anon_kb += m.mt_anon_kb;
-		s->malloc_kb += m.malloc_kb;
-		s->mt_malloc_kb += m.mt_malloc_kb;
+		if (!secure_exec) {
+			/* (A program that runs without mtag does not make the
+			 * service's heap untagged: it is said above.) */
+			s->malloc_kb += m.malloc_kb;
+			s->mt_malloc_kb += m.mt_malloc_kb;
+		}
 		s->threads_suspended += m.threads_suspended;
 		if (m.report_on)
 			s->report_on_procs++;
@@ -169,7 +211,14 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 			s->origin_env++;
 		else if (proc_mode_origin(&m) == MODE_ORIGIN_KERNEL)
 			s->origin_kernel++;
-		if (s->has_policy && !odd_pid) {
+		if (!narrow_pid && strcmp(m.tcf, "none") != 0 && m.has_mask_line &&
+		    tag_include_nonzero(m.tag_include) >= 0 && tag_include_nonzero(m.tag_include) < 2) {
+			narrow_pid = pids[i];
+			narrow_tags = tag_include_nonzero(m.tag_include);
+			snprintf(narrow_mask, sizeof(narrow_mask), "%s", m.tag_include);
+			cescape(m.comm, narrow_comm, sizeof(narrow_comm));
+		}
+		if (s->has_policy && !odd_pid && !secure_exec) {
 			const char *want = expected_tcf(s->mode);
 
 			if (strcmp(m.tcf, want) != 0) {
@@ -215,7 +264,8 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 	r = sd_ctl_count_upgrades(u && u->name ? u->name : NULL);
 	s->upgrades = r > 0 ? (unsigned)r : 0;
 	if (s->upgraded_procs) {
-		/* The async fault's time: the grant is world-readable. */
+		/* The async fault's time: the grant is readable by root
+		 * and the service's user only ("?" for anyone else). */
 		struct upgrade_rec g;
 		char *gp = upgrade_path(NULL, "upgrade-grant", s->unit, NULL);
 
@@ -245,6 +295,14 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		.odd_execdef = odd_execdef,
 		.jemalloc = jk,
 		.jemalloc_path = jpath,
+		.narrow_pid = narrow_pid,
+		.narrow_tags = narrow_tags,
+		.narrow_comm = narrow_comm,
+		.narrow_mask = narrow_mask,
+		.secure_procs = secure_procs,
+		.secure_checking = secure_checking,
+		.secure_report_off = secure_report_off,
+		.secure_desc = secure_desc,
 	};
 	if (e && u && u->dropin && !pid && dropin_stale(u->dropin, e, loaded, sizeof(loaded))) {
 		want_opts = policy_entry_options(e);

@@ -43,8 +43,26 @@ static void print_pid(const struct ctl *c, const struct svc_state *s, pid_t pid)
 	else
 		printf("tag checking:   unknown (this kernel does not show MTE_TCF in %s/%d/status)\n",
 		       c->proc, (int)pid);
-	if (m.has_mask_line)
-		printf("tag mask:       %s\n", m.tag_include);
+	if (m.has_mask_line) {
+		int n = tag_include_nonzero(m.tag_include);
+
+		if (n >= 0 && n < 2)
+			printf("tag mask:       %s (%d non-zero tag%s: too few, neighbouring allocations share their tag and faults go unseen)\n",
+			       m.tag_include, n, n == 1 ? "" : "s");
+		else
+			printf("tag mask:       %s\n", m.tag_include);
+	}
+	{
+		char exe[256], eexe[1024], why[64];
+		unsigned priv = proc_exe_privilege(c->proc, pid, exe, sizeof(exe));
+
+		if (priv || m.secure)
+			printf("secure exec:    yes (%s%s%s): the kernel drops report mode and the exec default for it; it runs %s\n",
+			       exe[0] ? cescape(exe, eexe, sizeof(eexe)) : "its program",
+			       priv ? " is " : ", AT_SECURE",
+			       priv ? proc_exe_privilege_str(priv, why, sizeof(why)) : "",
+			       m.has_tcf_line ? m.tcf : "in a mode this kernel does not show");
+	}
 	if (m.has_execdef_line)
 		printf("exec default:   %s (the kernel's, kept across exec)\n", m.execdef);
 	switch (proc_mode_origin(&m)) {

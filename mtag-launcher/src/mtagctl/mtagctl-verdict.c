@@ -53,9 +53,18 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 	} else if (f->odd_pid) {
 		NOT("mode differs between processes: %d (%s) runs %s, the policy says %s (%s)",
 		    (int)f->odd_pid, f->odd_comm, f->odd_tcf, mode_name(s->mode), s->source);
-	} else if (s->mode == MTAG_MODE_REPORT && s->report_on_procs != s->procs) {
+	} else if (f->narrow_pid) {
+		NOT("too few tags: %d (%s) may use %d non-zero tag%s (MTE_TagInclude %s): with fewer than two, neighbouring allocations share their tag and faults go unseen (an exec default or prctl without a tag mask)",
+		    (int)f->narrow_pid, f->narrow_comm, f->narrow_tags, f->narrow_tags == 1 ? "" : "s",
+		    f->narrow_mask);
+	} else if (s->mode == MTAG_MODE_REPORT && f->secure_checking) {
+		NOT("report mode is off after a secure exec in %u process%s, which stop%s at the first fault: %s; the kernel drops report mode for set-user-ID, set-group-ID and file-capability programs (mtag-policy.conf(5), REPORT MODE)",
+		    f->secure_checking, f->secure_checking == 1 ? "" : "es", f->secure_checking == 1 ? "s" : "",
+		    f->secure_desc ? f->secure_desc : "?");
+	} else if (s->mode == MTAG_MODE_REPORT &&
+		   s->report_on_procs + f->secure_report_off < s->procs) {
 		NOT("report mode is not on in %u of %u processes: they stop at a fault",
-		    s->procs - s->report_on_procs, s->procs);
+		    s->procs - s->report_on_procs - f->secure_report_off, s->procs);
 	} else if (s->heap && f->jemalloc == JEMALLOC_STOCK) {
 		NOT("own allocator: jemalloc, install libjemalloc2 +mtag1 (%s does not tag its heap)", f->jemalloc_path);
 	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {
@@ -69,6 +78,14 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 			snprintf(s->reason, sizeof(s->reason),
 				 "faults are logged, not stopped; checking suspended by a reported fault in %u thread%s",
 				 s->threads_suspended, s->threads_suspended == 1 ? "" : "s");
+		if (f->secure_procs) {
+			size_t o = strlen(s->reason);
+
+			snprintf(s->reason + o, sizeof(s->reason) - o,
+				 "; %u process%s run%s without tag checking after a secure exec (the kernel drops report mode and the exec default for set-user-ID, set-group-ID and file-capability programs): %s",
+				 f->secure_procs, f->secure_procs == 1 ? "" : "es", f->secure_procs == 1 ? "s" : "",
+				 f->secure_desc ? f->secure_desc : "?");
+		}
 	} else {
 		s->verdict = V_PROTECTED;
 		snprintf(s->reason, sizeof(s->reason), "%s%s in %u process%s, %u thread%s",

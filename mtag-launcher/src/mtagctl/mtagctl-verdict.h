@@ -31,6 +31,19 @@ struct svc_facts {
 	const char *odd_comm, *odd_tcf, *odd_execdef;
 	enum jemalloc_kind jemalloc;
 	const char *jemalloc_path;
+	/* A process whose MTE_TagInclude lets IRG pick fewer than two
+	 * non-zero tags (tag_include_nonzero()), the first of them. */
+	pid_t narrow_pid;
+	int narrow_tags;
+	const char *narrow_comm, *narrow_mask;
+	/* Mode report: processes that run another mode after a secure exec
+	 * (set-user-ID, set-group-ID, file capabilities, or AT_SECURE): the
+	 * kernel drops report mode for them (and, with issue 32's kernel,
+	 * the exec default).  How many, how many of them check (they stop
+	 * at a fault), how many have report mode off, which ("PID (comm,
+	 * PATH: set-group-ID) runs none", the first few). */
+	unsigned secure_procs, secure_checking, secure_report_off;
+	const char *secure_desc;
 };
 
 /* S's verdict, reason and as_asked, from F and S's policy, process, heap

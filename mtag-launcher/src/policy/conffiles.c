@@ -325,3 +325,80 @@ unsigned conf_load(struct policy *p, const struct conf_opts *o)
 	dropins_free(&d);
 	return read;
 }
+
+/* FNV-1a, 64 bits. */
+static uint64_t stamp_add(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *b = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t stamp_path(uint64_t h, const char *path);
+
+/* PATH's parent directory: a change of its mode or owner can make
+ * conf_load() refuse what is below it. */
+static uint64_t stamp_parent(uint64_t h, const char *path)
+{
+	char *p = xstrdup(path), *slash = strrchr(p, '/');
+
+	if (slash && slash != p) {
+		*slash = '\0';
+		h = stamp_path(h, p);
+	}
+	free(p);
+	return h;
+}
+
+static uint64_t stamp_path(uint64_t h, const char *path)
+{
+	struct stat st[2];
+	int ok[2];
+
+	h = stamp_add(h, path, strlen(path) + 1);
+	ok[0] = lstat(path, &st[0]) == 0 ? 1 : -errno;
+	ok[1] = stat(path, &st[1]) == 0 ? 1 : -errno;
+	for (int i = 0; i < 2; i++) {
+		h = stamp_add(h, &ok[i], sizeof(ok[i]));
+		if (ok[i] == 1) {
+			const struct stat *s = &st[i];
+			long long f[] = { (long long)s->st_dev, (long long)s->st_ino, (long long)s->st_mode,
+					  (long long)s->st_uid, (long long)s->st_size,
+					  ts_ns(&s->st_mtim), ts_ns(&s->st_ctim) };
+
+			h = stamp_add(h, f, sizeof(f));
+		}
+	}
+	return h;
+}
+
+uint64_t conf_stamp(const struct conf_opts *o)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct dropins d = { 0 };
+	char *main_file;
+
+	if (o->single)
+		return stamp_path(h, o->single);
+	main_file = join(o->root, POLICY_MAIN_FILE);
+	h = stamp_parent(h, main_file);
+	h = stamp_path(h, main_file);
+	free(main_file);
+	for (size_t i = 0; i < N_DROPIN_DIRS; i++) {
+		char *dir = join(o->root, dropin_dirs[i]);
+
+		h = stamp_parent(h, dir);
+		h = stamp_path(h, dir);
+		(void)dropins_add_dir(&d, dir, NULL);
+		free(dir);
+	}
+	dropins_sort(&d);
+	for (size_t i = 0; i < d.n; i++)
+		h = stamp_path(h, d.v[i].path);
+	dropins_free(&d);
+	return h;
+}

@@ -5,6 +5,7 @@
 #define MTAG_CONFFILES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "policy.h"
 
@@ -21,6 +22,16 @@ struct conf_opts {
  * symlink to /dev/null masks without adding anything).  Unsafe files are
  * refused with an error diagnostic.  Returns the number of files read. */
 unsigned conf_load(struct policy *p, const struct conf_opts *o);
+
+/* A fingerprint of the files conf_load() would read with O: the path,
+ * device, inode, mode, owner, size, modification and change times of the
+ * main file (or --config FILE), of each drop-in directory (an added,
+ * removed or renamed file changes the directory's times) and of each
+ * *.conf file in them, symlinks and their targets both, and of the
+ * directories above the main file and the drop-in directories.  Equal
+ * fingerprints: the same policy, which a reader such as mtag-faultd can
+ * keep instead of parsing it again.  A handful of stat()s, no read. */
+uint64_t conf_stamp(const struct conf_opts *o);
 
 /* Is the file described by ST safe to read policy from?  Returns NULL if
  * so, else a static reason.  EXPLICIT: named on the command line, so a

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -23,6 +24,20 @@ bool mte_supported(void)
 	return (getauxval(AT_HWCAP2) & HWCAP2_MTE) != 0;
 #else
 	return false; /* AT_HWCAP2 bit 18 means something else elsewhere */
+#endif
+}
+
+long mte_prctl(int option, unsigned long arg2, unsigned long arg3)
+{
+#if defined(__aarch64__)
+	long r = prctl(option, arg2, arg3, 0, 0);
+
+	return r < 0 ? -errno : r;
+#else
+	(void)option;
+	(void)arg2;
+	(void)arg3;
+	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
 #endif
 }
 

@@ -14,6 +14,12 @@
 /* Does this CPU and kernel offer MTE to user space (HWCAP2_MTE)? */
 bool mte_supported(void);
 
+/* prctl(OPTION, ARG2, ARG3, 0, 0) for the mtag arm64 kernel's MTE
+ * options (report mode, the exec default, the timed upgrade): its result
+ * (>= 0) or -errno; -EINVAL on another architecture, where those numbers
+ * mean nothing. */
+long mte_prctl(int option, unsigned long arg2, unsigned long arg3);
+
 /* The preferred tag-check mode of every CPU under CPU_DIR (normally
  * SYSFS_CPU_DIR): counts of CPUs preferring each mode.  Returns the number
  * of CPUs that have an mte_tcf_preferred file (0: kernel has none). */

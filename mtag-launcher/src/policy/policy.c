@@ -360,6 +360,8 @@ static void parse_upgrade(struct policy *p, const char *file, unsigned lineno,
 			why = "must be more than 0 (upgrade=no turns it off)";
 		else if (ns == DURATION_INFINITY)
 			why = "must be finite (the service goes back to async after it)";
+		else if (ns > UPGRADE_MAX_NS)
+			why = "longer than the maximum, 1w (7 days; a service that should stay in sync needs mode sync)";
 	}
 	if (why) {
 		char span[64];

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgunit.h"
+#include "faultline.h"
 #include "fileio.h"
 #include "systemd-time.h"
 #include "log.h"
+#include "mte.h"
 #include "sdlib.h"
 #include "util.h"
 
@@ -63,8 +67,16 @@ int upgrade_dir_ensure(const char *dir, const char *sub, unsigned mode, const ch
 		goto out;
 	}
 	*why = dir_unsafe(&st);
-	if (*why)
+	if (*why) {
 		r = -EPERM;
+		goto out;
+	}
+	/* Made by an older version with another mode (upgrade-grant was
+	 * 0755: anyone could list which units had a fault). */
+	if ((st.st_mode & 07777) != (mode & 07777) && chmod(path, (mode_t)mode) < 0) {
+		r = -errno;
+		*why = "cannot set its mode";
+	}
 out:
 	free(base);
 	free(path);
@@ -195,14 +207,21 @@ uint64_t upgrade_realtime_usec(void)
 
 int upgrade_set_kernel(uint64_t until_ns)
 {
-#if defined(__aarch64__)
-	if (prctl(PR_SET_MTE_UPGRADE, (unsigned long)until_ns, 0, 0, 0) < 0)
-		return -errno;
-	return 0;
-#else
-	(void)until_ns;
-	return -EINVAL; /* the prctl numbers are the mtag arm64 kernel's */
-#endif
+	long r = mte_prctl(PR_SET_MTE_UPGRADE, (unsigned long)until_ns, 0);
+
+	return r < 0 ? (int)r : 0;
+}
+
+long upgrade_get_kernel(void)
+{
+	return mte_prctl(PR_GET_MTE_UPGRADE, 0, 0);
+}
+
+enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret)
+{
+	if (set_err != -EINVAL)
+		return UPGRADE_KERR_OTHER;
+	return get_ret >= 0 ? UPGRADE_KERR_REFUSED : UPGRADE_KERR_ABSENT;
 }
 
 static bool invocation_valid(const char *s)
@@ -226,14 +245,53 @@ static void fmt_time(uint64_t usec, char *buf, size_t len)
 		snprintf(buf, len, "(unknown time)");
 }
 
+bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec)
+{
+	const char *end = buf + n;
+	bool found = false;
+
+	while (buf < end) {
+		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
+		const char *le = nl ? nl : end, *msg;
+		unsigned prio;
+		unsigned long long seq, usec;
+		struct mte_fault f;
+		char head[64], ub[256];
+		size_t hl;
+
+		/* A record "PRIO,SEQ,USEC,FLAGS;MESSAGE"; its dictionary lines
+		 * (" KEY=value") and anything else do not parse. */
+		msg = memchr(buf, ';', (size_t)(le - buf));
+		hl = msg ? (size_t)(msg - buf) : 0;
+		if (msg && hl < sizeof(head)) {
+			memcpy(head, buf, hl);
+			head[hl] = '\0';
+			msg++;
+			/* Facility 0: the kernel's own line (a process writing
+			 * to /dev/kmsg gets LOG_USER at least). */
+			if (sscanf(head, "%u,%llu,%llu", &prio, &seq, &usec) == 3 && prio <= 7 &&
+			    (usec > now_usec || now_usec - usec <= UPGRADE_KMSG_RECENT_USEC) &&
+			    mte_fault_parse(msg, (size_t)(le - msg), &f) == 1 &&
+			    f.kind == MTE_FAULT_ASYNC && f.report == MTE_FAULT_SIGNAL &&
+			    /* The unit by systemd's rules, as mtag-faultd records
+			     * it: never a suffix (a user's own
+			     * .../user@1000.service/x/nginx.service is
+			     * user@1000.service's). */
+			    cgroup_system_unit(f.cgroup, ub, sizeof(ub)) && strcmp(ub, unit) == 0)
+				found = true;
+		}
+		buf = le + (nl ? 1 : 0);
+	}
+	return found;
+}
+
 /*
- * Did the kernel log an async fault line of UNIT (its cgroup ends in
- * "/UNIT") in the last RECENT_USEC?  Read from /dev/kmsg (root), kernel
- * lines only (facility 0).  Used only to wait for mtag-faultd's record:
- * systemd may restart a service (RestartSec= defaults to 100 ms) before
- * faultd has read the line from the journal.
+ * Did the kernel log an async fault line of UNIT in the last
+ * UPGRADE_KMSG_RECENT_USEC?  Read from /dev/kmsg (root).  Used only to
+ * wait for mtag-faultd's record: systemd may restart a service
+ * (RestartSec= defaults to 100 ms) before faultd has read the line from
+ * the journal.
  */
-#define RECENT_USEC (60ULL * 1000000ULL)
 static bool kmsg_recent_async_fault(const char *unit)
 {
 	char rec[8192];
@@ -247,39 +305,41 @@ static bool kmsg_recent_async_fault(const char *unit)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
 	for (;;) {
-		ssize_t n = read(fd, rec, sizeof(rec) - 1);
-		unsigned prio;
-		unsigned long long seq, usec;
-		const char *msg, *cg, *end;
-		size_t ul = strlen(unit);
+		ssize_t n = read(fd, rec, sizeof(rec));
 
 		if (n < 0 && errno == EPIPE)
 			continue; /* overwritten under us: go on */
 		if (n <= 0)
 			break;
-		rec[n] = '\0';
-		if (sscanf(rec, "%u,%llu,%llu", &prio, &seq, &usec) != 3 || prio > 7)
-			continue;
-		msg = strchr(rec, ';');
-		if (!msg || now - usec > RECENT_USEC)
-			continue;
-		msg++;
-		end = msg + strcspn(msg, "\n");
-		if (strncmp(msg, "mte: async tag check fault in ", 30) != 0)
-			continue;
-		cg = strstr(msg, " cgroup ");
-		if (!cg || cg > end || memmem(msg, (size_t)(end - msg), "(report mode", 12))
-			continue;
-		if ((size_t)(end - msg) > ul && end[-(long)ul - 1] == '/' &&
-		    memcmp(end - ul, unit, ul) == 0)
+		if (upgrade_kmsg_async_fault(rec, (size_t)n, unit, now))
 			found = true;
 	}
 	close(fd);
 	return found;
 }
 
+/* The owner of a grant: the service's user, USER ($USER, which systemd
+ * sets for every command of a unit with User= or DynamicUser=, "+"
+ * commands included); none: root, as the service then runs.  0 or -errno
+ * (-ENOENT: no such user). */
+static int grant_owner(const char *user, uid_t *uid)
+{
+	struct passwd *pw;
+
+	*uid = 0;
+	if (!user || !*user)
+		return 0;
+	errno = 0;
+	pw = getpwnam(user);
+	if (!pw)
+		return errno ? -errno : -ENOENT;
+	*uid = pw->pw_uid;
+	return 0;
+}
+
 int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 {
+	uid_t owner;
 	char *fault = upgrade_path(dir, "upgrade", unit, ".fault");
 	char *used = upgrade_path(dir, "upgrade", unit, ".used");
 	char *grant = upgrade_path(dir, "upgrade-grant", unit, NULL);
@@ -295,7 +355,7 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 		goto out;
 	}
 	if ((r = upgrade_dir_ensure(dir, "upgrade", 0700, &why)) < 0 ||
-	    (r = upgrade_dir_ensure(dir, "upgrade-grant", 0755, &why)) < 0) {
+	    (r = upgrade_dir_ensure(dir, "upgrade-grant", 0711, &why)) < 0) {
 		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: %s/upgrade: %s (%s): no upgraded start",
 			unit, dir ? dir : UPGRADE_BASE_DIR, why, strerror(-r));
 		goto out;
@@ -349,6 +409,11 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 				unit, when, when_used);
 		goto out;
 	}
+	if ((r = grant_owner(getenv("USER"), &owner)) < 0) {
+		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: the service's user '%s' ($USER): %s: no upgraded start",
+			unit, getenv("USER"), r == -ENOENT ? "no such user" : strerror(-r));
+		goto out;
+	}
 	snprintf(f.invocation, sizeof(f.invocation), "%s", invocation);
 	f.granted_usec = upgrade_realtime_usec();
 	if ((r = upgrade_write(used, &f, 0600)) < 0) {
@@ -356,9 +421,15 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 			unit, used, strerror(-r));
 		goto out;
 	}
-	if ((r = upgrade_write(grant, &f, 0644)) < 0) {
+	/* Root's alone, then the service's user's: the launcher reads it as
+	 * that user; nobody else learns of the fault from it. */
+	r = upgrade_write(grant, &f, 0400);
+	if (r == 0 && owner != 0 && chown(grant, owner, (gid_t)-1) < 0)
+		r = -errno;
+	if (r < 0) {
 		log_msg(LOG_ERR, MSGID_UPGRADE_REFUSED, "%s: cannot write %s: %s: no upgraded start",
 			unit, grant, strerror(-r));
+		unlink(grant);
 		goto out;
 	}
 	log_msg(LOG_INFO, NULL, "%s: async tag-check fault at %s: this start (invocation %s) runs in sync for the policy's upgrade= window",

@@ -9,10 +9,13 @@
  *   DIR/upgrade/UNIT.used    written by --upgrade-prepare when it grants
  *                            the upgrade: the per-boot limit (/run is a
  *                            tmpfs, so "per boot")
- *   DIR/upgrade-grant/UNIT   (dir 0755, root) written by --upgrade-prepare
- *                            (ExecStartPre=+, root) for one start, named by
- *                            its $INVOCATION_ID; read by the launcher, which
- *                            runs as the service's user
+ *   DIR/upgrade-grant/UNIT   (dir 0711, root: nobody lists it) written by
+ *                            --upgrade-prepare (ExecStartPre=+, root) for
+ *                            one start, named by its $INVOCATION_ID, mode
+ *                            0400 owned by the service's user ($USER; root
+ *                            without): read by the launcher, which runs as
+ *                            that user, and by no other user (it tells of
+ *                            a memory-safety fault of the service)
  *
  * Each file is "key=value" lines, written to a temporary file and renamed.
  */
@@ -25,6 +28,11 @@
 
 #define UPGRADE_BASE_DIR "/run/mtag"
 #define UPGRADE_DEFAULT_NS (600ULL * 1000000000ULL) /* upgrade=10min */
+/* The longest upgrade= window (mtag-policy.conf(5)): a week.  The window is
+ * a deadline of CLOCK_BOOTTIME in ns, which the kernel keeps in a signed
+ * ktime_t (KTIME_MAX, about 292 years, refuses 106752d and more); a window
+ * longer than a week is a policy of sync, which says so itself. */
+#define UPGRADE_MAX_NS (7ULL * 24 * 3600 * 1000000000ULL)
 /* A sync fault counts as one of the window up to this long after its end
  * (the window starts at the exec, a little after the grant). */
 #define UPGRADE_SLACK_USEC (30ULL * 1000000ULL)
@@ -76,9 +84,34 @@ uint64_t upgrade_realtime_usec(void);
  * kernel without patch 0008, or no MTE). */
 int upgrade_set_kernel(uint64_t until_ns);
 
+/* PR_GET_MTE_UPGRADE: the ms left (>= 0), or -errno (-EINVAL: a kernel
+ * without patch 0008, or no MTE). */
+long upgrade_get_kernel(void);
+
+/* Why upgrade_set_kernel() failed with SET_ERR (-errno), given what
+ * upgrade_get_kernel() returned right after (GET_RET).  Linux answers an
+ * unknown prctl with EINVAL, and so does patch 0008 for a deadline past
+ * KTIME_MAX or not ahead: only the GET tells them apart. */
+enum upgrade_kerr {
+	UPGRADE_KERR_ABSENT,  /* no timed upgrade in this kernel (or no MTE) */
+	UPGRADE_KERR_REFUSED, /* the kernel has it and refused the deadline */
+	UPGRADE_KERR_OTHER,   /* another error (a system call filter: EPERM,
+			       * ENOSYS) */
+};
+enum upgrade_kerr upgrade_kernel_classify(int set_err, long get_ret);
+
+/* Whether the /dev/kmsg records in BUF (N bytes: one record as a read of
+ * /dev/kmsg gives it, or several, one a line) hold a kernel line (facility
+ * 0) of an async tag-check fault that killed a process (not report mode)
+ * of system unit UNIT, by systemd's rules on its cgroup (cgunit.h), as
+ * mtag-faultd records it, logged at most UPGRADE_KMSG_RECENT_USEC before
+ * NOW_USEC (CLOCK_MONOTONIC, the records' clock). */
+#define UPGRADE_KMSG_RECENT_USEC (60ULL * 1000000ULL)
+bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec);
+
 /* "--upgrade-prepare": run by ExecStartPre=+ as root before each start of
  * UNIT.  Consumes DIR/upgrade/UNIT.fault, and unless the per-boot limit is
- * reached, writes the grant for INVOCATION.  Always returns 0 (a problem
+ * reached, writes the grant for INVOCATION, readable by $USER only.  Always returns 0 (a problem
  * is logged: it never stops the service). */
 int upgrade_prepare(const char *dir, const char *unit, const char *invocation);
 

@@ -2,6 +2,9 @@
 /* trust.c -- which journal entries mtagctl believes (see trust.h). */
 #include "trust.h"
 
+#include "faultfields.h"
+#include "util.h"
+
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,4 +69,62 @@ bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit,
 		return false;
 	}
 	return true;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], s) == 0)
+			return;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		*v = xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = xstrdup(s);
+}
+
+void upgrade_tally_add(struct upgrade_tally *t, jfield_fn get, void *ctx, const char *unit)
+{
+	const char *id = get(ctx, "MESSAGE_ID"), *cur;
+
+	if (!id || !unit)
+		return;
+	if (strcmp(id, MSGID_FAULT) == 0) {
+		if (!jwriter_trusted(JW_FAULTD, get, ctx, NULL, NULL) ||
+		    !field_is(get, ctx, "MTAG_UNIT", unit) || !field_is(get, ctx, "MTAG_UPGRADE_NEXT", "yes"))
+			return;
+		cur = get(ctx, "MTAG_KERNEL_CURSOR");
+		if (cur && *cur)
+			push(&t->faultd, &t->nf, &t->capf, cur);
+	} else if (strcmp(id, MSGID_UPGRADED_START) == 0) {
+		if (!jwriter_trusted(JW_LAUNCHER, get, ctx, unit, NULL))
+			return;
+		cur = get(ctx, "MTAG_UPGRADE_FAULT_CURSOR");
+		if (cur && *cur)
+			push(&t->launcher, &t->nl, &t->capl, cur);
+	}
+}
+
+unsigned upgrade_tally_count(const struct upgrade_tally *t)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < t->nf; i++)
+		for (size_t k = 0; k < t->nl; k++)
+			if (strcmp(t->faultd[i], t->launcher[k]) == 0) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+void upgrade_tally_free(struct upgrade_tally *t)
+{
+	for (size_t i = 0; i < t->nf; i++)
+		free(t->faultd[i]);
+	for (size_t i = 0; i < t->nl; i++)
+		free(t->launcher[i]);
+	free(t->faultd);
+	free(t->launcher);
+	memset(t, 0, sizeof(*t));
 }

@@ -41,4 +41,24 @@ typedef const char *(*jfield_fn)(void *ctx, const char *name);
  * reason it is refused. */
 bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit, const char **why);
 
+/*
+ * Upgraded starts of a unit (mtag_upgrades_total).  The launcher's entry of
+ * an upgraded start (MSGID_UPGRADED_START) comes from the unit's cgroup and
+ * its user: any process of the unit can write one.  What counts is the
+ * entries mtag-faultd itself wrote (JW_FAULTD: _UID=0, _COMM mtag-faultd)
+ * for an async fault of the unit after which it recorded an upgraded start
+ * (MTAG_UPGRADE_NEXT=yes, MTAG_KERNEL_CURSOR), each once, and only when
+ * the unit's launcher entry names that fault (MTAG_UPGRADE_FAULT_CURSOR):
+ * a start that happened.  A forged entry can neither add a start faultd
+ * did not record nor count one twice.  Feed every entry of both kinds of
+ * this boot, in any order, then count.
+ */
+struct upgrade_tally {
+	char **faultd, **launcher;   /* kernel cursors */
+	size_t nf, nl, capf, capl;
+};
+void upgrade_tally_add(struct upgrade_tally *t, jfield_fn get, void *ctx, const char *unit);
+unsigned upgrade_tally_count(const struct upgrade_tally *t);
+void upgrade_tally_free(struct upgrade_tally *t);
+
 #endif
