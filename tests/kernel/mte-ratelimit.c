@@ -103,6 +103,39 @@ static int into_cgroup(const char *path)
 }
 
 /*
+ * In a fault child: name it comm, catch SIGSEGV (siglongjmp to jb) and
+ * return a pointer with tag 5 to a granule with tag 3; NULL on failure.
+ * The caller turns tag checking on.
+ */
+static volatile char *fault_setup(const char *comm)
+{
+	struct sigaction sa;
+	char *buf;
+
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGSEGV, &sa, NULL);
+	buf = map_mte();
+	if (!buf)
+		return NULL;
+	set_mem_tag(tag_ptr(buf + 64, 3));
+	return (volatile char *)tag_ptr(buf + 64, 5);
+}
+
+/* One caught synchronous fault through bad: 0, or 4 (none), 5 (not sync). */
+static int fault_once(volatile char *bad)
+{
+	/* The mask is not saved: SA_NODEFER leaves SIGSEGV open. */
+	if (sigsetjmp(jb, 0) == 0) {
+		(void)*bad;
+		return 4;
+	}
+	return seen_code == SEGV_MTESERR ? 0 : 5;
+}
+
+/*
  * In a child named comm in cgroup path (NULL: its parent's): n synchronous
  * tag check faults, each caught; in report mode (report) the first one is
  * logged and completes.  Exits 0 if every fault came as expected.
@@ -110,23 +143,15 @@ static int into_cgroup(const char *path)
 static pid_t fault_proc(const char *comm, const char *path, long n, int report)
 {
 	pid_t pid = fork();
-	struct sigaction sa;
 	volatile char *bad;
-	volatile long i;
-	char *buf;
+	long i;
+	int rc;
 
 	if (pid)
 		return pid;
-	prctl(PR_SET_NAME, comm, 0, 0, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGSEGV, &sa, NULL);
-	buf = map_mte();
-	if (!buf || (path && into_cgroup(path)) || set_ctrl(PR_MTE_TCF_SYNC, 0xfffe))
+	bad = fault_setup(comm);
+	if (!bad || (path && into_cgroup(path)) || set_ctrl(PR_MTE_TCF_SYNC, 0xfffe))
 		_exit(2);
-	set_mem_tag(tag_ptr(buf + 64, 3));
-	bad = (volatile char *)tag_ptr(buf + 64, 5);
 	if (report) {
 		if (prctl(PR_SET_MTE_REPORT, PR_MTE_REPORT_ON, 0, 0, 0))
 			_exit(2);
@@ -136,13 +161,9 @@ static pid_t fault_proc(const char *comm, const char *path, long n, int report)
 		_exit(0);
 	}
 	for (i = 0; i < n; i++) {
-		/* The mask is not saved: SA_NODEFER leaves SIGSEGV open. */
-		if (sigsetjmp(jb, 0) == 0) {
-			(void)*bad;
-			_exit(4);	/* no fault */
-		}
-		if (seen_code != SEGV_MTESERR)
-			_exit(5);
+		rc = fault_once(bad);
+		if (rc)
+			_exit(rc);
 	}
 	_exit(0);
 }
@@ -439,25 +460,15 @@ static int user_mkdirs(const char *deleg, uid_t uid, int n)
 static pid_t user_faults(const char *comm, const char *deleg, uid_t uid, int ncg, int nfaults)
 {
 	pid_t pid = fork();
-	struct sigaction sa;
 	volatile char *bad;
-	volatile int i;
 	char path[600];
-	char *buf;
-	int fd;
+	int fd, i, rc;
 
 	if (pid)
 		return pid;
-	prctl(PR_SET_NAME, comm, 0, 0, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigaction(SIGSEGV, &sa, NULL);
-	buf = map_mte();
-	if (!buf || into_cgroup(deleg) || drop_to(uid) || set_ctrl(PR_MTE_TCF_SYNC, 0xfffe))
+	bad = fault_setup(comm);
+	if (!bad || into_cgroup(deleg) || drop_to(uid) || set_ctrl(PR_MTE_TCF_SYNC, 0xfffe))
 		_exit(2);
-	set_mem_tag(tag_ptr(buf + 64, 3));
-	bad = (volatile char *)tag_ptr(buf + 64, 5);
 	for (i = 0; i < nfaults; i++) {
 		snprintf(path, sizeof(path), "%s%s/c%04d/cgroup.procs", CGROOT, deleg,
 			 i % ncg);
@@ -465,12 +476,9 @@ static pid_t user_faults(const char *comm, const char *deleg, uid_t uid, int ncg
 		if (fd < 0 || write(fd, "0", 1) != 1)
 			_exit(6);
 		close(fd);
-		if (sigsetjmp(jb, 0) == 0) {
-			(void)*bad;
-			_exit(4);	/* no fault */
-		}
-		if (seen_code != SEGV_MTESERR)
-			_exit(5);
+		rc = fault_once(bad);
+		if (rc)
+			_exit(rc);
 	}
 	_exit(0);
 }
