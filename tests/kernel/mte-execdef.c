@@ -6,7 +6,10 @@
  * and threads, kept across execve (plain, set-user-ID, file capabilities,
  * an unreadable binary), and report-only mode (0004) dropped on every
  * secure exec (also with fs.suid_dumpable=1) but kept by the exec of an
- * unreadable binary. Execs run /init again with argv[1] "execdef-...".
+ * unreadable binary. Issue 32: the exec default goes with report mode on
+ * such a secure exec (and stays on one without report mode), and a mode
+ * without a tag mask gets the mask 0xfffe, a mask of tag 0 only EINVAL.
+ * Execs run /init again with argv[1] "execdef-...".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +75,7 @@ static void case_prctl(void)
 		PR_MTE_EXEC_TCF_SYNC | (1UL << 63),
 		PR_MTE_EXEC_HEAP,			/* heap without a mode */
 		0xfffeUL << PR_MTE_EXEC_TAG_SHIFT,	/* mask without a mode */
+		PR_MTE_EXEC_TCF_SYNC | (0x0001UL << PR_MTE_EXEC_TAG_SHIFT), /* tag 0 only */
 	};
 	char got[256];
 	size_t i;
@@ -101,6 +105,20 @@ static void case_prctl(void)
 	}
 	result(ok && get_def() == (long)SYNC_HEAP, "execdef-unknown-bits-einval",
 	       "the default changed after refused calls: 0x%lx", get_def());
+
+	/* No mask: the kernel stores the default one, never 0 (issue 32). */
+	r = set_def(PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP);
+	result(r == 0 && get_def() == (long)SYNC_HEAP &&
+	       status_is("/proc/self/status", "sync heap", "0xfffe", got, sizeof(got)),
+	       "execdef-no-mask-default", "set sync heap without a mask: %ld, get 0x%lx, %s "
+	       "(want 0x%lx, 0xfffe)", r, get_def(), got, SYNC_HEAP);
+	r = set_def(PR_MTE_EXEC_TCF_ASYNC);
+	result(r == 0 && get_def() == (long)(PR_MTE_EXEC_TCF_ASYNC |
+					     (0xfffeUL << PR_MTE_EXEC_TAG_SHIFT)) &&
+	       status_is("/proc/self/status", "async", "0xfffe", got, sizeof(got)),
+	       "execdef-no-mask-default-async", "set async without a mask: %ld, get 0x%lx, %s",
+	       r, get_def(), got);
+	set_def(SYNC_HEAP);
 
 	errno = 0;
 	r = prctl(PR_GET_MTE_EXEC_DEFAULT, 1, 0, 0, 0);
@@ -156,8 +174,8 @@ static void case_not_others(void)
 	if (read(back[0], &c, 1) != 1)
 		c = 0;
 	snprintf(path, sizeof(path), "/proc/%d/status", child);
-	result(c == 'x' && status_is(path, "async", "0x0000", got, sizeof(got)),
-	       "execdef-child-set-own", "child's %s (want async, 0x0000)", got);
+	result(c == 'x' && status_is(path, "async", "0xfffe", got, sizeof(got)),
+	       "execdef-child-set-own", "child's %s (want async, 0xfffe)", got);
 	result(get_def() == (long)SYNC_HEAP &&
 	       status_is("/proc/self/status", "sync heap", "0xfffe", got, sizeof(got)),
 	       "execdef-not-others", "after the child set its own: get 0x%lx, %s",
@@ -280,6 +298,12 @@ static void case_setuid(void)
 	exec_as_nobody("execdef-setuid", SUID_INIT, "execdef-setuid-child", 1);
 }
 
+/* Without report mode, a set-user-ID program keeps the exec default. */
+static void case_setuid_norep(void)
+{
+	exec_as_nobody("execdef-setuid-norep", SUID_INIT, "execdef-suidnorep-child", 0);
+}
+
 static int write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY), ok;
@@ -319,8 +343,24 @@ static int exec_child(const char *role)
 	int st = status_is("/proc/self/status", "sync heap", "0xfffe", got, sizeof(got));
 	const char *r = role + strlen("execdef-");
 
-	snprintf(name, sizeof(name), "execdef-%.*s-kept", (int)(strlen(r) - strlen("-child")), r);
-	result(def == (long)SYNC_HEAP && st, name, "after the exec: get 0x%lx, %s", def, got);
+	/*
+	 * A secure exec in report mode drops the exec default with report mode
+	 * (issue 32): the privileged program runs as without either.
+	 */
+	int dropped = secure && strcmp(role, "execdef-suidnorep-child");
+
+	if (dropped) {
+		st = status_is("/proc/self/status", "none", "0x0000", got, sizeof(got));
+		snprintf(name, sizeof(name), "execdef-%.*s-default-dropped",
+			 (int)(strlen(r) - strlen("-child")), r);
+		result(def == 0 && st, name, "after a secure exec in report mode: get 0x%lx, %s "
+		       "(want 0, none)", def, got);
+	} else {
+		snprintf(name, sizeof(name), "execdef-%.*s-kept",
+			 (int)(strlen(r) - strlen("-child")), r);
+		result(def == (long)SYNC_HEAP && st, name, "after the exec: get 0x%lx, %s", def,
+		       got);
+	}
 
 	if (!strcmp(role, "execdef-exec-child")) {
 		/* The kernel keeps it, it does not apply it. */
@@ -346,6 +386,11 @@ static int exec_child(const char *role)
 		       !strcmp(eff, "0000000000000400"), "execdef-fcap-report-dropped",
 		       "uid %d CapEff %s AT_SECURE %lu PR_GET_MTE_REPORT %ld "
 		       "(want %d, 0000000000000400, 1, 0)", getuid(), eff, secure, rep, NOBODY);
+	} else if (!strcmp(role, "execdef-suidnorep-child")) {
+		result(geteuid() == 0 && getuid() == NOBODY && secure && rep == 0,
+		       "execdef-suidnorep-secure", "euid %d uid %d AT_SECURE %lu "
+		       "PR_GET_MTE_REPORT %ld (want 0, %d, 1, 0)", geteuid(), getuid(), secure,
+		       rep, NOBODY);
 	} else if (!strcmp(role, "execdef-noread-child")) {
 		result(getuid() == NOBODY && !secure && dumpable == 0 &&
 		       rep == (long)PR_MTE_REPORT_ON, "execdef-noread-report-kept",
@@ -377,6 +422,7 @@ void test_exec_default(void)
 	run_case("execdef-threads", case_threads);
 	run_case("execdef-exec", case_exec);
 	run_case("execdef-setuid", case_setuid);
+	run_case("execdef-setuid-norep", case_setuid_norep);
 	run_case("execdef-setuid-dumpable", case_setuid_dumpable);
 	write_file("/proc/sys/fs/suid_dumpable", "0");
 	if (make_targets()) {

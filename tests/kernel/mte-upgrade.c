@@ -6,8 +6,10 @@
  * faults synchronously while the deadline is ahead, in every thread and in
  * a child, and asynchronously again after it without anything being set,
  * a thread without checking left alone, and the deadline kept across
- * execve (plain and set-user-ID). Execs run /init again with argv[1]
- * "upgrade-...".
+ * execve (plain and set-user-ID). Issue 32: MTE_Upgrade only for readers
+ * that may ptrace the task, and ERANGE (not EINVAL, which a kernel without
+ * the interface gives) for a deadline out of range (106752 days). Execs
+ * run /init again with argv[1] "upgrade-...".
  */
 #include <errno.h>
 #include <pthread.h>
@@ -173,36 +175,46 @@ static void case_prctl(void)
 
 	ok = 1;
 	{
+		/*
+		 * Deadlines out of range give ERANGE, which a kernel without the
+		 * interface never returns (issue 32): 106752 days from now is past
+		 * KTIME_MAX. Bad arguments give EINVAL.
+		 */
 		static const struct {
 			const char *what;
-			int past;
+			int past, err;
 			unsigned long a2, a3, a4, a5;
 		} bad[] = {
-			{ "deadline 1 (past)", 0, 1, 0, 0, 0 },
-			{ "deadline now (past)", 1, 0, 0, 0, 0 },
-			{ "deadline above KTIME_MAX", 0, 1UL << 63, 0, 0, 0 },
-			{ "arg3", 0, 0, 1, 0, 0 },
-			{ "arg4", 0, 0, 0, 1, 0 },
-			{ "arg5", 0, 0, 0, 0, 1 },
+			{ "deadline 1 (past)", 0, ERANGE, 1, 0, 0, 0 },
+			{ "deadline now (past)", 1, ERANGE, 0, 0, 0, 0 },
+			{ "deadline above KTIME_MAX", 0, ERANGE, 1UL << 63, 0, 0, 0 },
+			{ "deadline 106752 days ahead", 2, ERANGE, 0, 0, 0, 0 },
+			{ "deadline ULONG_MAX", 0, ERANGE, ~0UL, 0, 0, 0 },
+			{ "arg3", 0, EINVAL, 0, 1, 0, 0 },
+			{ "arg4", 0, EINVAL, 0, 0, 1, 0 },
+			{ "arg5", 0, EINVAL, 0, 0, 0, 1 },
 		};
 		size_t i;
 
 		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-			unsigned long a2 = bad[i].past ? (unsigned long)boottime_ns() :
+			unsigned long a2 = bad[i].past == 1 ? (unsigned long)boottime_ns() :
+				bad[i].past == 2 ? (unsigned long)(boottime_ns() +
+								   106752ULL * 86400 * NSEC) :
 				(bad[i].a3 || bad[i].a4 || bad[i].a5) ? until + NSEC : bad[i].a2;
 
 			errno = 0;
 			r = prctl(PR_SET_MTE_UPGRADE, a2, bad[i].a3, bad[i].a4, bad[i].a5);
-			if (r != -1 || errno != EINVAL) {
+			if (r != -1 || errno != bad[i].err) {
 				ok = 0;
-				result(0, "upgrade-bad-args-einval", "%s: %ld errno %d",
-				       bad[i].what, r, errno);
+				result(0, "upgrade-bad-args-errno", "%s: %ld errno %d (%s), want %s",
+				       bad[i].what, r, errno, strerror(errno),
+				       bad[i].err == ERANGE ? "ERANGE" : "EINVAL");
 			}
 		}
 	}
 	result(ok && ms_left_ok(get_upg(), until) &&
 	       upg_status("/proc/self/status", until, NULL, got, sizeof(got)),
-	       "upgrade-bad-args-einval", "the deadline changed after refused calls: %ld ms, '%s'",
+	       "upgrade-bad-args-errno", "the deadline changed after refused calls: %ld ms, '%s'",
 	       get_upg(), got);
 	/* A deadline past INT_MAX ms: the time left is capped, not wrapped. */
 	r = set_upg(boottime_ns() + 40ULL * 24 * 3600 * NSEC);
@@ -218,6 +230,61 @@ static void case_prctl(void)
 	       upg_status("/proc/self/status", 0, "none", got, sizeof(got)),
 	       "upgrade-clear", "set 0: %ld, get %ld, MTE_Upgrade '%s'", r, get_upg(), got);
 	set_ctrl(0, 0);
+}
+
+/*
+ * MTE_Upgrade only for who may ptrace the task (issue 32): an unprivileged
+ * reader of root's status gets no MTE_Upgrade line (the other MTE lines
+ * stay), its own status has it, and root reads it in the status of the
+ * unprivileged process.
+ */
+static void case_visibility(void)
+{
+	unsigned long long until = boottime_ns() + 600 * NSEC;
+	int fds[2], back[2], status;
+	char path[64], v[96], c;
+	pid_t child;
+
+	if (set_upg(until) || pipe(fds) || pipe(back))
+		return result(0, "upgrade-visibility", "set-up: %s", strerror(errno));
+	child = fork();
+	if (child == 0) {
+		char got[96];
+		int code = 0;
+
+		close(fds[1]);
+		close(back[0]);
+		snprintf(path, sizeof(path), "/proc/%d/status", getppid());
+		if (setgid(NOBODY) || setuid(NOBODY))
+			_exit(10);
+		/* 1: root's line shown to nobody; 2: no MTE_TCF; 4: own not shown. */
+		if (!status_field(path, "MTE_Upgrade", got, sizeof(got)))
+			code |= 1;
+		if (status_field(path, "MTE_TCF", got, sizeof(got)))
+			code |= 2;
+		if (!upg_status("/proc/self/status", until, NULL, got, sizeof(got)))
+			code |= 4;
+		if (write(back[1], "x", 1) != 1 || read(fds[0], &c, 1) != 1)
+			_exit(11);
+		_exit(code);
+	}
+	close(fds[0]);
+	close(back[1]);
+	if (read(back[0], &c, 1) != 1)
+		c = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", child);
+	result(c == 'x' && upg_status(path, until, NULL, v, sizeof(v)),
+	       "upgrade-status-root-reads-others", "root reading %s: MTE_Upgrade '%s'", path, v);
+	if (write(fds[1], "x", 1) != 1)
+		c = 0;
+	waitpid(child, &status, 0);
+	result(WIFEXITED(status) && !(WEXITSTATUS(status) & ~2),
+	       "upgrade-status-hidden-from-others",
+	       "child status 0x%x (exit 1: nobody read MTE_Upgrade of root's process, "
+	       "4: not its own, 10/11: set-up)", status);
+	result(WIFEXITED(status) && !(WEXITSTATUS(status) & 2), "upgrade-status-others-lines-kept",
+	       "child status 0x%x (exit 2: nobody read no MTE_TCF of root's process)", status);
+	set_upg(0);
 }
 
 /* --- the effect on the tag check mode --------------------------------------- */
@@ -438,6 +505,7 @@ void test_upgrade(void)
 		return;
 	}
 	run_case("upgrade-prctl", case_prctl);
+	run_case("upgrade-visibility", case_visibility);
 	run_case("upgrade-modes", case_modes);
 	run_case("upgrade-window", case_window);
 	run_case("upgrade-exec", case_exec);
