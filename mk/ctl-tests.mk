@@ -9,7 +9,8 @@ CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
 # name the policy's modes, and render the status columns (table through
 # libsmartcols, JSON; colours from the terminal code).
 CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
-                     $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c
+                     $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c \
+                     $(SRC_DIR)/mtagctl/mtagctl-prom.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl

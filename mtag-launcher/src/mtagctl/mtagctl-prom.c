@@ -12,7 +12,6 @@
 #include "cause.h"
 #include "faultcount.h"
 #include "log.h"
-#include "mtagctl-sd.h"
 #include "mtagctl-status.h"
 #include "prom.h"
 
@@ -138,31 +137,26 @@ static void counters(struct prom *p, const struct ctl *c, const struct svc_state
 	free(path);
 }
 
-/* mtag-faultd.service is active (systemd's word); 0 when systemd cannot
- * say. */
-static void faultd_up(struct prom *p)
-{
-	struct unit_info u = { 0 };
-	bool up = sd_ctl_get_unit("mtag-faultd.service", &u) == 0 && u.active_state &&
-		  strcmp(u.active_state, "active") == 0;
+static int libc_ignores(const struct svc_state *s) { return s->libc_ignores_execdef; }
 
-	unit_info_free(&u);
-	prom_family(p, "mtag_faultd_up", "gauge",
-		    "1 if mtag-faultd.service is active (the faults are being reported and counted).");
-	prom_sample_u64(p, "mtag_faultd_up", NULL, up);
-}
-
-static void metrics(const struct ctl *c, struct prom *p, const struct svc_state *rows, size_t n, bool hw_mte)
+void prom_metrics(struct prom *p, const struct ctl *c, const struct svc_state *rows, size_t n,
+		  const struct prom_host *h)
 {
 	struct timespec ts;
 	char run[96];
 
 	prom_family(p, "mtag_build_info", "gauge", "The mtag release that wrote these metrics (always 1).");
 	prom_sample_u64(p, "mtag_build_info", (const char *[]){ "version", MTAG_VERSION, NULL }, 1);
+	prom_family(p, "mtag_kernel_exec_default_supported", "gauge",
+		    "1 if the running kernel is an mtag build with the MTE exec default (MTE_ExecDefault in /proc/PID/status).");
+	prom_sample_u64(p, "mtag_kernel_exec_default_supported", NULL, h->kernel_execdef);
+	prom_family(p, "mtag_faultd_up", "gauge",
+		    "1 if mtag-faultd.service is active (the faults are being reported and counted).");
+	prom_sample_u64(p, "mtag_faultd_up", NULL, h->faultd_up);
 
 	prom_family(p, "mtag_mte_supported", "gauge",
 		    "1 if this CPU and kernel offer MTE to user space (HWCAP2_MTE).");
-	prom_sample_u64(p, "mtag_mte_supported", NULL, hw_mte);
+	prom_sample_u64(p, "mtag_mte_supported", NULL, h->hw_mte);
 	prom_family(p, "mtag_policy_mode", "gauge",
 		    "The tag-check mode the policy asks for, per service (1 on the mode asked, with the policy line).");
 	for (size_t i = 0; i < n; i++)
@@ -190,8 +184,10 @@ static void metrics(const struct ctl *c, struct prom *p, const struct svc_state 
 		if (rows[i].malloc_kb)
 			prom_sample(p, "mtag_heap_tagged_ratio", (const char *[]){ "unit", rows[i].unit, NULL },
 				    (double)rows[i].mt_malloc_kb / (double)rows[i].malloc_kb);
+	per_unit(p, rows, n, "mtag_libc_ignores_exec_default",
+		 "1 if a process of the service runs unchecked although the kernel's exec default asks for a mode and no tunable reached it: its libc does not read the default (not the mtag glibc, or a static program).",
+		 libc_ignores);
 	counters(p, c, rows, n);
-	faultd_up(p);
 	prom_family(p, "mtag_upgrades_total", "counter",
 		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (mtag-faultd's own journal entries of the faults that recorded one, each once, when the launcher's entry of a start names it).");
 	for (size_t i = 0; i < n; i++)
@@ -204,13 +200,13 @@ static void metrics(const struct ctl *c, struct prom *p, const struct svc_state 
 	prom_sample_u64(p, "mtag_last_update_timestamp_seconds", NULL, (uint64_t)ts.tv_sec);
 }
 
-int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, bool hw_mte)
+int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, const struct prom_host *h)
 {
 	struct prom p;
 	int r = prom_init(&p);
 
 	if (r >= 0) {
-		metrics(c, &p, rows, n, hw_mte);
+		prom_metrics(&p, c, rows, n, h);
 		r = strcmp(c->prometheus, "-") == 0 ? prom_output(&p, stdout) : prom_commit(&p, c->prometheus);
 	}
 	prom_free(&p);
