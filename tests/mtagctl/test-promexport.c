@@ -25,24 +25,25 @@ static const char STATE[] =
 	"unit user@1000.service wild-pointer=1 suppressed=9500\n"
 	"unit - unknown=2 suppressed=7\n";
 
+static void row(struct svc_state *r, const char *unit, int line, const char *running,
+		enum verdict v)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->unit, sizeof(r->unit), "%s", unit);
+	r->has_policy = true;
+	r->mode = MTAG_MODE_SYNC;
+	snprintf(r->source, sizeof(r->source), "/etc/mtag/policy.conf:%d", line);
+	snprintf(r->running, sizeof(r->running), "%s", running);
+	r->verdict = v;
+	r->as_asked = v == V_PROTECTED;
+}
+
 static void rows_init(struct svc_state *rows)
 {
-	memset(rows, 0, 2 * sizeof(*rows));
-	snprintf(rows[0].unit, sizeof(rows[0].unit), "nginx.service");
-	rows[0].has_policy = true;
-	rows[0].mode = MTAG_MODE_SYNC;
-	snprintf(rows[0].source, sizeof(rows[0].source), "/etc/mtag/policy.conf:3");
-	snprintf(rows[0].running, sizeof(rows[0].running), "sync");
-	rows[0].verdict = V_PROTECTED;
-	rows[0].as_asked = true;
+	row(&rows[0], "nginx.service", 3, "sync", V_PROTECTED);
 	/* The journal's count (what the export used to show): not used. */
 	rows[0].by_cause[MTE_CAUSE_OVERFLOW] = 1;
-	snprintf(rows[1].unit, sizeof(rows[1].unit), "redis-server.service");
-	rows[1].has_policy = true;
-	rows[1].mode = MTAG_MODE_SYNC;
-	snprintf(rows[1].source, sizeof(rows[1].source), "/etc/mtag/policy.conf:4");
-	snprintf(rows[1].running, sizeof(rows[1].running), "none");
-	rows[1].verdict = V_NOT_PROTECTED;
+	row(&rows[1], "redis-server.service", 4, "none", V_NOT_PROTECTED);
 	rows[1].libc_ignores_execdef = true;
 }
 

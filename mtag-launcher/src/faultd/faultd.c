@@ -165,6 +165,21 @@ static const char *cause_phrase(enum mte_cause c)
 	return "cause unknown";
 }
 
+/* The unit fields of an entry (either may be NULL). */
+static void add_units(struct faultd_entry *e, const char *unit, const char *user_unit)
+{
+	if (unit) {
+		add(e, "MTAG_UNIT", "%s", unit);
+		/* "journalctl -u UNIT" shows entries with this field from
+		 * UID 0, as it does systemd-coredump's. */
+		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
+	}
+	if (user_unit) {
+		add(e, "MTAG_USER_UNIT", "%s", user_unit);
+		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
+	}
+}
+
 static void add_origin(struct faultd_entry *e, const struct faultd_kmsg *k, const char *line)
 {
 	add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
@@ -230,16 +245,7 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	add(e, "SYSLOG_IDENTIFIER", IDENT);
 	add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
 	add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
-	if (unit) {
-		add(e, "MTAG_UNIT", "%s", unit);
-		/* "journalctl -u UNIT" shows entries with this field from
-		 * UID 0, as it does systemd-coredump's. */
-		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
-	}
-	if (user_unit) {
-		add(e, "MTAG_USER_UNIT", "%s", user_unit);
-		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
-	}
+	add_units(e, unit, user_unit);
 	if (f->cgroup[0])
 		add(e, "MTAG_CGROUP", "%s", f->cgroup);
 	if (f->pid)
@@ -303,14 +309,7 @@ static void build_suppressed(const struct faultd_kmsg *k, const char *line,
 	add(e, "PRIORITY", "%d", 4);
 	add(e, "SYSLOG_IDENTIFIER", IDENT);
 	add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
-	if (unit) {
-		add(e, "MTAG_UNIT", "%s", unit);
-		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
-	}
-	if (user_unit) {
-		add(e, "MTAG_USER_UNIT", "%s", user_unit);
-		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
-	}
+	add_units(e, unit, user_unit);
 	if (sp->by_id)
 		add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
 	else
