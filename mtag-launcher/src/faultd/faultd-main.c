@@ -392,8 +392,8 @@ out:
 /* Did an earlier run of mtag-faultd write the entry for kernel entry
  * CURSOR?  It writes the entry, then saves the cursor: a crash (SIGKILL,
  * the OOM killer, a power cut) between the two leaves the cursor one
- * fault line behind, and the first fault line after it may have its entry
- * already.  Only root's entries count (anyone may log MTAG_KERNEL_CURSOR=).
+ * fault line behind, and the first fault (or suppressed) line after it
+ * may have its entry already.  Only root's entries count (anyone may log MTAG_KERNEL_CURSOR=).
  * Returns 1, 0, or -errno (then the entry is written: a duplicate rather
  * than a loss). */
 static int entry_written(const struct follow *s, const char *cursor)
@@ -415,7 +415,8 @@ static int entry_written(const struct follow *s, const char *cursor)
 	if ((r = sd_journal_add_match(j, m, 0)) >= 0 &&
 	    (r = sd_journal_add_match(j, "_UID=0", 0)) >= 0 &&
 	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0)) >= 0 &&
-	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_UNPARSED, 0)) >= 0)
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_UNPARSED, 0)) >= 0 &&
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_SUPPRESSED, 0)) >= 0)
 		r = sd_journal_next(j);
 	free(m);
 	sd_journal_close(j);
