@@ -9,17 +9,19 @@ CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
 # name the policy's modes, and render the status columns (table through
 # libsmartcols, JSON; colours from the terminal code).
 CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
-                     $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c
+                     $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c \
+                     $(SRC_DIR)/mtagctl/mtagctl-prom.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl
 CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
 CTL_TEST_HDRS := $(wildcard $(CTL_TEST_DIR)/*.h) tests/lib/unit.h
 
-.PHONY: ctl-unit-tests fuzz-faultline fuzz-corefile ctl-lib-arm64
+.PHONY: ctl-unit-tests fuzz-faultline fuzz-corefile fuzz-faultcount ctl-lib-arm64
 ctl-unit-tests: $(BUILD)/asan/ctl-unit-tests
 fuzz-faultline: $(BUILD)/fuzz/fuzz-faultline
 fuzz-corefile: $(BUILD)/fuzz/fuzz-corefile
+fuzz-faultcount: $(BUILD)/fuzz/fuzz-faultcount
 # Compile-only check of the library with the arm64 cross compiler.
 ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 
@@ -38,6 +40,12 @@ $(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(SRC_HD
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -lm -lzstd
+
+# mtag-faultd's state file, as mtagctl reads it.
+$(BUILD)/fuzz/fuzz-faultcount: tests/fuzz/fuzz-faultcount.c $(CTL_LIB_SRCS) $(SRC_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultcount.c $(CTL_LIB_SRCS) -lm -lzstd
 
 $(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)/ctl-lib

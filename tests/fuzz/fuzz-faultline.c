@@ -1,4 +1,5 @@
-/* fuzz-faultline.c -- libFuzzer target: the kernel fault-line parser, the
+/* fuzz-faultline.c -- libFuzzer target: the kernel fault-line parser (and
+ * the rate limit's "suppressed" line parser on the same input), the
  * tags field printed back, the cgroup's unit, and the classifier, both
  * from the line and from a memory view made of the input.
  *
@@ -119,6 +120,41 @@ static int format_line(const struct mte_fault *f, char *buf, size_t len)
 #undef OUT
 }
 
+/* The "suppressed" line: what it gives is what the line says. */
+static void check_suppressed(const uint8_t *data, size_t len)
+{
+	struct mte_suppressed s;
+	char *line = malloc(len ? len : 1), unit[256], again[1024];
+	int r;
+
+	if (!line)
+		return;
+	memcpy(line, data, len);
+	r = mte_suppressed_parse(line, len, &s);
+	free(line);
+	if (r != 1 && r != 0 && r != -EINVAL)
+		abort();
+	if (r != 1)
+		return;
+	if (s.count == 0 || strnlen(s.cgroup, sizeof(s.cgroup)) == sizeof(s.cgroup) ||
+	    s.by_id == (s.cgroup[0] != '\0') || (!s.by_id && s.cgroup[0] != '/'))
+		abort();
+	if (s.by_id)
+		snprintf(again, sizeof(again), "mte: %" PRIu64 " fault reports suppressed for cgroup id %" PRIu64,
+			 s.count, s.cgroup_id);
+	else
+		snprintf(again, sizeof(again), "mte: %" PRIu64 " fault reports suppressed for %s", s.count, s.cgroup);
+	{
+		struct mte_suppressed t;
+
+		if (mte_suppressed_parse(again, strlen(again), &t) != 1 || t.count != s.count ||
+		    t.by_id != s.by_id || t.cgroup_id != s.cgroup_id || strcmp(t.cgroup, s.cgroup))
+			abort();
+	}
+	if (cgroup_system_unit(s.cgroup, unit, sizeof(unit)) && !unit_name_valid_n(unit, strlen(unit)))
+		abort();
+}
+
 static bool same(const struct mte_fault *a, const struct mte_fault *b)
 {
 	if (a->kind != b->kind || strcmp(a->comm, b->comm) || a->tid != b->tid || a->pid != b->pid ||
@@ -150,6 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(line, data, len);
 	r = mte_fault_parse(line, len, &f);
 	free(line);
+	check_suppressed(data, len);
 	if (r != 1 && r != 0 && r != -EINVAL)
 		abort();
 	if (r != 1)

@@ -20,6 +20,8 @@ void run_jemallocid_tests(void);
 void run_verdict_tests(void);
 void run_columns_tests(void);
 void run_pager_tests(void);
+void run_faultcount_tests(void);
+void run_promexport_tests(void);
 
 /* tests/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
  * and NUL-terminated; exits on failure.  *LEN may be NULL. */

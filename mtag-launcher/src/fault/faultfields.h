@@ -11,6 +11,9 @@
 #define MSGID_FAULT "5fda042e18d64e2e9d913704e87926cb"
 /* mtag-faultd could not parse a line that looks like a fault line. */
 #define MSGID_FAULT_UNPARSED "2211c3ca21794f2a82d20f36dd5fb7bb"
+/* The kernel's count of fault lines its rate limit held back (one entry
+ * per "suppressed" line, faultline.h mte_suppressed_parse()). */
+#define MSGID_FAULT_SUPPRESSED "3fa143068ad84b069bd2a1c26d7eec31"
 /* systemd-coredump's entry for a core (systemd's catalog). */
 #define MSGID_COREDUMP "fc2e22bc6ee647b6b90729ab34a250b1"
 
@@ -49,6 +52,15 @@
  *                        cursor (MTAG_KERNEL_CURSOR) of the async fault
  *   MTAG_UPGRADED_FROM_USEC   its time
  *   MTAG_UPGRADE_INVOCATION   the upgraded start's $INVOCATION_ID
+ *
+ * Fields of an MSGID_FAULT_SUPPRESSED entry:
+ *   MTAG_SUPPRESSED      N: fault lines the kernel did not print
+ *   MTAG_UNIT, MTAG_USER_UNIT, MTAG_CGROUP   as above, from the cgroup path
+ *                        (a user's delegated cgroups are charged to the root
+ *                        of the delegation, user@UID.service)
+ *   MTAG_CGROUP_ID       the cgroup's id, when the kernel gave only that (the
+ *                        cgroup is gone or its budget was evicted): no unit
+ *   MTAG_KERNEL_MESSAGE, MTAG_KERNEL_CURSOR, MTAG_KERNEL_USEC   as above
  */
 
 /* The launcher's entry of an upgraded start (upgrade.h MSGID_UPGRADED). */

@@ -179,16 +179,14 @@ static int try_split(struct span s, size_t i, struct mte_fault *f)
 	return parse_rest(rest, f);
 }
 
-int mte_fault_parse(const char *line, size_t len, struct mte_fault *f)
+/* The line without its trailing newline and printk timestamp
+ * ("[   12.345678] "). */
+static struct span line_body(const char *line, size_t len)
 {
 	struct span s = { line, len };
-	size_t max;
 
-	if (!line)
-		return 0;
 	while (s.n > 0 && (s.p[s.n - 1] == '\n' || s.p[s.n - 1] == '\r'))
 		s.n--;
-	/* "[   12.345678] " */
 	if (s.n > 0 && s.p[0] == '[') {
 		size_t i = 1;
 
@@ -199,6 +197,17 @@ int mte_fault_parse(const char *line, size_t len, struct mte_fault *f)
 			s.n -= i + 2;
 		}
 	}
+	return s;
+}
+
+int mte_fault_parse(const char *line, size_t len, struct mte_fault *f)
+{
+	struct span s;
+	size_t max;
+
+	if (!line)
+		return 0;
+	s = line_body(line, len);
 	memset(f, 0, sizeof(*f));
 	if (span_eat(&s, SYNC_PREFIX))
 		f->kind = MTE_FAULT_SYNC;
@@ -238,6 +247,43 @@ int mte_fault_parse(const char *line, size_t len, struct mte_fault *f)
 		}
 	}
 	return -EINVAL;
+}
+
+int mte_suppressed_parse(const char *line, size_t len, struct mte_suppressed *out)
+{
+	struct span s, n;
+	const char *sp;
+
+	if (!line)
+		return 0;
+	s = line_body(line, len);
+	memset(out, 0, sizeof(*out));
+	if (!span_eat(&s, "mte: "))
+		return 0;
+	/* "N fault reports suppressed for ": the count first, then the
+	 * words; anything else after "mte: " is another kind of line. */
+	n = s;
+	sp = memchr(s.p, ' ', s.n);
+	if (!sp)
+		return 0;
+	s.p = sp;
+	s.n -= (size_t)(sp - n.p);
+	n.n = (size_t)(sp - n.p);
+	if (!span_eat(&s, " fault reports suppressed for "))
+		return 0;
+	if (!span_dec(&n, &out->count, UINT64_MAX / 2) || n.n != 0 || out->count == 0)
+		return -EINVAL;
+	if (span_eat(&s, "cgroup id ")) {
+		if (!span_dec(&s, &out->cgroup_id, UINT64_MAX) || s.n != 0)
+			return -EINVAL;
+		out->by_id = true;
+		return 1;
+	}
+	if (s.n == 0 || s.p[0] != '/' || s.n >= sizeof(out->cgroup) || memchr(s.p, '\0', s.n))
+		return -EINVAL;
+	memcpy(out->cgroup, s.p, s.n);
+	out->cgroup[s.n] = '\0';
+	return 1;
 }
 
 void mte_fault_tags_str(const struct mte_fault *f, char *buf, size_t len)

@@ -62,6 +62,27 @@ struct mte_fault {
  * starts like a fault line but is malformed (*F is then undefined). */
 int mte_fault_parse(const char *line, size_t len, struct mte_fault *f);
 
+/* The kernel's count of the fault lines its rate limit held back (patch
+ * 0007), printed when a budget's window ends, whether or not the cgroup
+ * faults again:
+ *
+ *   mte: N fault reports suppressed for PATH          (the cgroup v2 path)
+ *   mte: N fault reports suppressed for cgroup id ID  (the cgroup is gone or
+ *                                                      its budget evicted)
+ *
+ * A leading printk timestamp is skipped, as for a fault line. */
+struct mte_suppressed {
+	uint64_t count;            /* N, >= 1 */
+	char cgroup[512];          /* PATH, "": by id */
+	bool by_id;
+	uint64_t cgroup_id;        /* ID, when BY_ID */
+};
+
+/* Parse LINE (LEN bytes, no NUL needed; a trailing newline is ignored).
+ * 1 and *S for a "suppressed" line, 0 for any other line, -EINVAL for a
+ * line that starts like one but is malformed. */
+int mte_suppressed_parse(const char *line, size_t len, struct mte_suppressed *s);
+
 /* Format the "tags" field of F back ("--3300[0]00111111"); BUF >= 20. */
 void mte_fault_tags_str(const struct mte_fault *f, char *buf, size_t len);
 

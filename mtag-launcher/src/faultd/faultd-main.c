@@ -8,9 +8,12 @@
  * this boot), and for every tag-check fault line (faultline.h) writes an
  * entry with MESSAGE_ID=MSGID_FAULT and the fields of faultfields.h; a line
  * that starts like one but does not parse gets an MSGID_FAULT_UNPARSED
- * entry.  The cursor of the last kernel entry handled is kept in
- * $STATE_DIRECTORY/cursor, so that a restart neither repeats nor skips a
- * fault.  See mtag-faultd(8).
+ * entry; a "suppressed" line of the kernel's rate limit an
+ * MSGID_FAULT_SUPPRESSED entry.  The cursor of the last kernel entry
+ * handled and the counts of what was handled up to it (faultcount.h) are
+ * kept in $STATE_DIRECTORY/state, one file written atomically, so that a
+ * restart neither repeats nor skips a fault, nor counts one twice.  See
+ * mtag-faultd(8).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,6 +35,8 @@
 #include <systemd/sd-journal.h>
 
 #include "conffiles.h"
+#include "faultcount.h"
+#include "util.h"
 #include "systemd-time.h"
 #include "faultd.h"
 #include "log.h"
@@ -64,7 +69,8 @@ static void usage(FILE *f)
 		"Write one structured journal entry (MESSAGE_ID=5fda042e18d64e2e9d913704e87926cb)\n"
 		"per MTE tag-check fault the kernel logs.  Run by mtag-faultd.service.\n"
 		"\n"
-		"      --state-dir DIR    keep the journal cursor in DIR/cursor (default\n"
+		"      --state-dir DIR    keep the journal cursor and the counts in DIR/state\n"
+		"                         (default\n"
 		"                         $STATE_DIRECTORY, else /var/lib/mtag)\n"
 		"      --from-stdin       read kernel lines from standard input and print the\n"
 		"                         entries as FIELD=VALUE blocks instead of writing them\n"
@@ -150,27 +156,68 @@ struct follow {
 	struct policy_cache policy;
 	sd_journal *j;
 	struct faultd_entry e;
-	char *cursor;          /* of the last kernel entry handled */
+	/* The cursor of the last kernel entry handled and the counts up to
+	 * it: what DIR/state holds once saved. */
+	struct faultcount count;
+	char *state_path;
 	bool cursor_dirty;     /* not yet in the state file */
+	bool legacy_cursor;    /* DIR/cursor of an older mtag-faultd to remove */
 	bool check_written;    /* the first fault line after a saved cursor */
 	unsigned long faults, unparsed, already;
 	unsigned long kill_after; /* tests: SIGKILL after this many sends */
 };
 
+/* The cursor and the counts together, one rename: a line is counted in
+ * the file if and only if the file's cursor is at or past it. */
 static int save_cursor(struct follow *s, bool durable)
 {
-	const char *what;
 	int r;
 
-	if (!s->cursor || !s->cursor_dirty)
+	if (!s->count.cursor || !s->cursor_dirty)
 		return 0;
-	r = faultd_cursor_save(s->o->state_dir, s->cursor, durable, &what);
+	r = faultcount_save(s->state_path, &s->count, durable);
 	if (r < 0) {
-		log_msg(LOG_ERR, NULL, "cannot write %s: %s", what, strerror(-r));
+		log_msg(LOG_ERR, NULL, "cannot write %s: %s", s->state_path, strerror(-r));
 		return r;
 	}
 	s->cursor_dirty = false;
+	if (s->legacy_cursor) {
+		char *old;
+
+		if (asprintf(&old, "%s/cursor", s->o->state_dir) < 0)
+			abort();
+		if (unlink(old) < 0 && errno != ENOENT)
+			log_msg(LOG_WARNING, NULL, "cannot remove %s (now in %s): %s", old, s->state_path,
+			    strerror(errno));
+		free(old);
+		s->legacy_cursor = false;
+	}
 	return 0;
+}
+
+/* Count what the kernel line of E (KIND) says, whether or not its entry
+ * is written now (it may have been before a crash: the state file's
+ * counts stop where its cursor does, so the line is not counted yet). */
+static void count_entry(struct follow *s, enum faultd_kind kind)
+{
+	const char *n;
+
+	switch (kind) {
+	case FAULTD_FAULT:
+		faultcount_add_fault(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
+				     faultd_entry_get(&s->e, "MTAG_CAUSE"));
+		break;
+	case FAULTD_SUPPRESSED:
+		n = faultd_entry_get(&s->e, "MTAG_SUPPRESSED");
+		faultcount_add_suppressed(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
+					  n ? strtoull(n, NULL, 10) : 0);
+		break;
+	case FAULTD_UNPARSED:
+		s->count.unparsed++;
+		break;
+	case FAULTD_NONE:
+		break;
+	}
 }
 
 static int send_entry(struct follow *s)
@@ -345,8 +392,8 @@ out:
 /* Did an earlier run of mtag-faultd write the entry for kernel entry
  * CURSOR?  It writes the entry, then saves the cursor: a crash (SIGKILL,
  * the OOM killer, a power cut) between the two leaves the cursor one
- * fault line behind, and the first fault line after it may have its entry
- * already.  Only root's entries count (anyone may log MTAG_KERNEL_CURSOR=).
+ * fault line behind, and the first fault (or suppressed) line after it
+ * may have its entry already.  Only root's entries count (anyone may log MTAG_KERNEL_CURSOR=).
  * Returns 1, 0, or -errno (then the entry is written: a duplicate rather
  * than a loss). */
 static int entry_written(const struct follow *s, const char *cursor)
@@ -368,7 +415,8 @@ static int entry_written(const struct follow *s, const char *cursor)
 	if ((r = sd_journal_add_match(j, m, 0)) >= 0 &&
 	    (r = sd_journal_add_match(j, "_UID=0", 0)) >= 0 &&
 	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0)) >= 0 &&
-	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_UNPARSED, 0)) >= 0)
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_UNPARSED, 0)) >= 0 &&
+	    (r = sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT_SUPPRESSED, 0)) >= 0)
 		r = sd_journal_next(j);
 	free(m);
 	sd_journal_close(j);
@@ -401,7 +449,8 @@ static int handle_entry(struct follow *s)
 		if (sd_journal_get_realtime_usec(s->j, &k.realtime_usec) < 0)
 			k.realtime_usec = 0;
 		/* Cheap test first: most kernel lines are not ours. */
-		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")))
+		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")) ||
+		    memmem(k.text, k.len, "fault reports suppressed", strlen("fault reports suppressed")))
 			kind = faultd_build(s->o->proc, &k, &s->e);
 		if (kind == FAULTD_FAULT) {
 			/* The kernel's own lines have facility 0 (LOG_KERN);
@@ -416,6 +465,8 @@ static int handle_entry(struct follow *s)
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
 		    cursor, strerror(-r));
 	}
+	s->count.lines++;
+	count_entry(s, kind);
 	if (kind != FAULTD_NONE && s->check_written && !s->o->print) {
 		s->check_written = false;
 		r = entry_written(s, cursor);
@@ -442,11 +493,11 @@ static int handle_entry(struct follow *s)
 		}
 		if (kind == FAULTD_FAULT)
 			s->faults++;
-		else
+		else if (kind == FAULTD_UNPARSED)
 			s->unparsed++;
 	}
-	free(s->cursor);
-	s->cursor = cursor;
+	faultcount_set_cursor(&s->count, cursor);
+	free(cursor);
 	s->cursor_dirty = true;
 	/* After a fault line the cursor goes to disk at once (a crash must not
 	 * repeat its entry); after other kernel lines when the journal is idle. */
@@ -461,22 +512,73 @@ static int handle_entry(struct follow *s)
 	return 0;
 }
 
+/* DIR/state, or else DIR/cursor of an older mtag-faultd (the counts then
+ * start at 0 from its cursor).  The saved cursor in *SAVED (malloc'ed,
+ * NULL: none), the counts in S->count, reset when they are of another
+ * boot.  0 or -errno (a state file that does not parse: its line is
+ * named, and faultd stops rather than count from 0 again). */
+static int load_state(struct follow *s, const char *boot, char **saved)
+{
+	const char *what, *why;
+	char cboot[33];
+	size_t line;
+	int r;
+
+	*saved = NULL;
+	r = faultcount_load(s->state_path, &s->count, &line, &why);
+	if (r == -EBADMSG) {
+		log_msg(LOG_ERR, NULL, "%s:%zu: %s (remove the file to count from the start of this boot again)",
+		    s->state_path, line, why);
+		return r;
+	}
+	if (r < 0) {
+		log_msg(LOG_ERR, NULL, "cannot read %s: %s", s->state_path, strerror(-r));
+		return r;
+	}
+	if (r > 0 && strcmp(s->count.boot, boot) != 0) {
+		log_msg(LOG_INFO, NULL, "%s: of another boot: counting from 0, from this boot's first kernel message",
+		    s->state_path);
+		faultcount_reset(&s->count, boot);
+		return 0;
+	}
+	if (r > 0) {
+		if (s->count.cursor)
+			*saved = xstrdup(s->count.cursor);
+		return 0;
+	}
+	faultcount_reset(&s->count, boot);
+	r = faultd_cursor_load(s->o->state_dir, saved, &what);
+	if (r < 0) {
+		log_msg(LOG_ERR, NULL, "cannot read %s: %s", what, strerror(-r));
+		return r;
+	}
+	if (r > 0) {
+		s->legacy_cursor = true;
+		if (!faultd_cursor_boot(*saved, cboot, sizeof(cboot)) || strcmp(cboot, boot) != 0) {
+			free(*saved);
+			*saved = NULL;
+		} else {
+			log_msg(LOG_INFO, NULL, "%s of an older mtag-faultd: going on from it, counting from 0", what);
+		}
+	}
+	return 0;
+}
+
 /* Position J after the saved cursor, or at the start of this boot.
  * Returns 1 when J is on an entry still to handle, 0 when the next
  * sd_journal_next() gives it, -errno. */
 static int seek_start(struct follow *s, const char *boot)
 {
 	char *saved = NULL, cboot[33];
-	const char *what;
+	const char *what = s->state_path;
 	int r;
 
-	r = faultd_cursor_load(s->o->state_dir, &saved, &what);
-	if (r < 0) {
-		log_msg(LOG_ERR, NULL, "cannot read %s: %s", what, strerror(-r));
+	r = load_state(s, boot, &saved);
+	if (r < 0)
 		return r;
-	}
-	if (r > 0 && (!faultd_cursor_boot(saved, cboot, sizeof(cboot)) || strcmp(cboot, boot) != 0)) {
+	if (saved && (!faultd_cursor_boot(saved, cboot, sizeof(cboot)) || strcmp(cboot, boot) != 0)) {
 		log_msg(LOG_INFO, NULL, "%s: a cursor of another boot: starting at this boot's first kernel message", what);
+		faultcount_reset(&s->count, boot);
 		free(saved);
 		saved = NULL;
 	}
@@ -497,14 +599,14 @@ static int seek_start(struct follow *s, const char *boot)
 			s->check_written = true;
 			if (r == 0 || sd_journal_test_cursor(s->j, saved) > 0) {
 				/* On the saved entry (done), or past the end. */
-				s->cursor = saved;
+				free(saved);
 				return 0;
 			}
 			/* The saved entry is gone (rotated away): J is on the
 			 * first entry after where it was. */
 			log_msg(LOG_WARNING, NULL, "%s: kernel entry %s is no longer in the journal: going on from the next one",
 			    what, saved);
-			s->cursor = saved;
+			free(saved);
 			return 1;
 		}
 		free(saved);
@@ -579,6 +681,9 @@ static int run_journal(const struct opts *o)
 		goto out;
 	}
 	sd_id128_to_string(boot_id, boot);
+	if (asprintf(&s.state_path, "%s/state", o->state_dir) < 0)
+		abort();
+	faultcount_init(&s.count);
 	/* Tests only: die by SIGKILL right after writing the Nth entry, before
 	 * its cursor is saved (the crash the restart must not repeat). */
 	if (ka)
@@ -630,7 +735,8 @@ out:
 	faultd_entry_free(&s.e);
 	if (s.policy.loaded)
 		policy_free(&s.policy.p);
-	free(s.cursor);
+	faultcount_free(&s.count);
+	free(s.state_path);
 	if (s.j)
 		sd_journal_close(s.j);
 	if (sfd >= 0)

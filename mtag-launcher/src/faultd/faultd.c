@@ -165,6 +165,21 @@ static const char *cause_phrase(enum mte_cause c)
 	return "cause unknown";
 }
 
+/* The unit fields of an entry (either may be NULL). */
+static void add_units(struct faultd_entry *e, const char *unit, const char *user_unit)
+{
+	if (unit) {
+		add(e, "MTAG_UNIT", "%s", unit);
+		/* "journalctl -u UNIT" shows entries with this field from
+		 * UID 0, as it does systemd-coredump's. */
+		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
+	}
+	if (user_unit) {
+		add(e, "MTAG_USER_UNIT", "%s", user_unit);
+		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
+	}
+}
+
 static void add_origin(struct faultd_entry *e, const struct faultd_kmsg *k, const char *line)
 {
 	add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
@@ -230,16 +245,7 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	add(e, "SYSLOG_IDENTIFIER", IDENT);
 	add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
 	add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
-	if (unit) {
-		add(e, "MTAG_UNIT", "%s", unit);
-		/* "journalctl -u UNIT" shows entries with this field from
-		 * UID 0, as it does systemd-coredump's. */
-		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
-	}
-	if (user_unit) {
-		add(e, "MTAG_USER_UNIT", "%s", user_unit);
-		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
-	}
+	add_units(e, unit, user_unit);
 	if (f->cgroup[0])
 		add(e, "MTAG_CGROUP", "%s", f->cgroup);
 	if (f->pid)
@@ -271,19 +277,62 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	add_origin(e, k, line);
 }
 
+/* The kernel's "N fault reports suppressed for ..." line: the unit by the
+ * same rules as a fault line's (a user's delegated cgroups are charged to
+ * user@UID.service), none for a cgroup known only by its id. */
+static void build_suppressed(const struct faultd_kmsg *k, const char *line,
+			     const struct mte_suppressed *sp, struct faultd_entry *e)
+{
+	char unit_buf[256], user_unit_buf[256];
+	const char *unit = sp->by_id ? NULL : cgroup_system_unit(sp->cgroup, unit_buf, sizeof(unit_buf));
+	const char *user_unit = unit ? cgroup_user_unit(sp->cgroup, user_unit_buf, sizeof(user_unit_buf)) : NULL;
+	const char *s = sp->count == 1 ? "" : "s";
+	char *msg;
+
+	if (sp->by_id) {
+		msg = xasprintf("%" PRIu64 " tag-check fault report%s suppressed by the kernel's rate limit for cgroup id %"
+				PRIu64 " (gone or evicted: no unit known)", sp->count, s, sp->cgroup_id);
+	} else {
+		size_t l = strlen(sp->cgroup);
+		char *ecg = xmalloc(4 * l + 1);
+
+		/* A cgroup name is a user's choice (delegation): escaped. */
+		cescape(sp->cgroup, ecg, 4 * l + 1);
+		msg = xasprintf("%s%s%" PRIu64 " tag-check fault report%s suppressed by the kernel's rate limit (cgroup %s%s)",
+				unit ? unit : "", unit ? ": " : "", sp->count, s, ecg,
+				unit ? "" : ", no unit");
+		free(ecg);
+	}
+	add(e, "MESSAGE", "%s", msg);
+	free(msg);
+	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_SUPPRESSED);
+	add(e, "PRIORITY", "%d", 4);
+	add(e, "SYSLOG_IDENTIFIER", IDENT);
+	add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
+	add_units(e, unit, user_unit);
+	if (sp->by_id)
+		add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
+	else
+		add(e, "MTAG_CGROUP", "%s", sp->cgroup);
+	add_origin(e, k, line);
+}
+
 enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 			      struct faultd_entry *e)
 {
 	struct mte_fault f;
+	struct mte_suppressed sp;
 	size_t len = k->len;
 	char *line;
-	int r;
+	int r, rs = 0;
 
 	faultd_entry_free(e);
 	while (len && (k->text[len - 1] == '\n' || k->text[len - 1] == '\r'))
 		len--;
 	r = mte_fault_parse(k->text, len, &f);
 	if (r == 0)
+		rs = mte_suppressed_parse(k->text, len, &sp);
+	if (r == 0 && rs == 0)
 		return FAULTD_NONE;
 	line = xstrndup(k->text, len);
 	/* A NUL in the middle would cut the journal field short. */
@@ -295,10 +344,16 @@ enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 		free(line);
 		return FAULTD_FAULT;
 	}
+	if (rs == 1) {
+		build_suppressed(k, line, &sp, e);
+		free(line);
+		return FAULTD_SUPPRESSED;
+	}
 	{
 		char *eline = xmalloc(4 * len + 1);
 
-		add(e, "MESSAGE", "unreadable tag-check fault line from the kernel (a fault happened; see MTAG_KERNEL_MESSAGE): %s",
+		add(e, "MESSAGE", "unreadable tag-check fault%s line from the kernel (%s; see MTAG_KERNEL_MESSAGE): %s",
+		    rs ? " count" : "", rs ? "faults happened and were not reported" : "a fault happened",
 		    cescape(line, eline, 4 * len + 1));
 		free(eline);
 	}

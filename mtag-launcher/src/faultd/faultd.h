@@ -32,6 +32,7 @@ enum faultd_kind {
 	FAULTD_NONE,              /* not a fault line: nothing to write */
 	FAULTD_FAULT,             /* E is a MSGID_FAULT entry */
 	FAULTD_UNPARSED,          /* E is a MSGID_FAULT_UNPARSED entry */
+	FAULTD_SUPPRESSED,        /* E is a MSGID_FAULT_SUPPRESSED entry */
 };
 
 /* Build the entry for K into *E (emptied first).  PROC is the /proc to

@@ -77,7 +77,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_JSON = 256, OPT_NO_PAGER, OPT_NO_LEGEND, OPT_CONFIG, OPT_ROOT,
-	OPT_PROMETHEUS, OPT_NO_CORE, OPT_VERSION, OPT_STRICT, OPT_PROC,
+	OPT_PROMETHEUS, OPT_NO_CORE, OPT_VERSION, OPT_STRICT, OPT_PROC, OPT_STATE_DIR,
 	OPT_CGROUP_ROOT, OPT_FILE,
 };
 
@@ -259,9 +259,12 @@ int main(int argc, char **argv)
 		/* For the tests: recorded /proc and cgroup trees. */
 		{ "proc", required_argument, NULL, OPT_PROC },
 		{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
+		/* And mtag-faultd's state directory (its counts). */
+		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctl c = { .proc = "/proc", .cgroup_root = "/sys/fs/cgroup", .lines = -1 };
+	struct ctl c = { .proc = "/proc", .cgroup_root = "/sys/fs/cgroup", .lines = -1,
+			.state_dir = "/var/lib/mtag" };
 	const char *since = NULL, *until = NULL, *verb, **files = NULL;
 	size_t n_files = 0, files_cap = 0;
 	int opt, r;
@@ -383,6 +386,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CGROUP_ROOT:
 			c.cgroup_root = optarg;
+			break;
+		case OPT_STATE_DIR:
+			c.state_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -2,12 +2,15 @@
 /* mtagctl-prom.c -- "status --prometheus": the node_exporter textfile
  * collector format (prom.c), written atomically so the collector never
  * reads half a file. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
 
 #include "cause.h"
+#include "faultcount.h"
 #include "log.h"
 #include "mtagctl-status.h"
 #include "prom.h"
@@ -34,14 +37,126 @@ static int is_report(const struct svc_state *s) { return s->verdict == V_REPORT_
 static int is_as_asked(const struct svc_state *s) { return s->as_asked; }
 static int is_upgraded(const struct svc_state *s) { return s->upgraded_procs > 0; }
 
-static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool hw_mte)
+#ifndef MTAG_VERSION
+#define MTAG_VERSION "unknown"
+#endif
+
+/* The labels of a unit's counter: none for faults without a unit. */
+static const char *const *unit_labels(const char *unit, const char **l, const char *cause)
+{
+	size_t i = 0;
+
+	if (strcmp(unit, FAULTCOUNT_NO_UNIT) != 0) {
+		l[i++] = "unit";
+		l[i++] = unit;
+	}
+	if (cause) {
+		l[i++] = "cause";
+		l[i++] = cause;
+	}
+	l[i] = NULL;
+	return l;
+}
+
+/* The rows of the status table first (every cause, 0 included, so that
+ * a counter exists before its first fault), then the units only the
+ * state file knows (a unit with no policy, user@UID.service, "-"). */
+static bool is_row(const struct svc_state *rows, size_t n, const char *unit)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].unit, unit) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The counters, from mtag-faultd's state file (faultcount.h), never from
+ * the journal: journald's vacuuming must not make a counter go down.
+ * They start at 0 at each boot, as counters do.  Without a state file
+ * (mtag-faultd not run yet this boot: its first fault writes one) every
+ * count is 0; a state file that does not parse gives no counter at all
+ * and mtag_faultd_state_ok 0.
+ */
+static void counters(struct prom *p, const struct ctl *c, const struct svc_state *rows, size_t n)
+{
+	struct faultcount fc;
+	const char *why, *l[6];
+	char *path;
+	size_t line;
+	int r;
+
+	if (asprintf(&path, "%s/state", c->state_dir) < 0)
+		abort();
+	r = faultcount_load(path, &fc, &line, &why);
+	if (r == -EBADMSG)
+		log_msg(LOG_WARNING, NULL, "%s:%zu: %s: no fault counters exported", path, line, why);
+	else if (r < 0)
+		log_msg(LOG_WARNING, NULL, "cannot read %s: %s: no fault counters exported", path, strerror(-r));
+	prom_family(p, "mtag_faultd_state_ok", "gauge",
+		    "1 if mtag-faultd's state file (its counts) was read or is not there yet, 0 if it could not be read.");
+	prom_sample_u64(p, "mtag_faultd_state_ok", NULL, r >= 0);
+	if (r < 0) {
+		free(path);
+		return;
+	}
+	prom_family(p, "mtag_faults_total", "counter",
+		    "Tag-check faults the kernel logged a line for, since boot, by service and cause (mtag-faultd's counts; faults without a unit have no unit label).");
+	for (size_t i = 0; i < n; i++) {
+		const struct faultcount_unit *u = faultcount_find(&fc, rows[i].unit);
+
+		for (int k = 0; k < FAULTCOUNT_NCAUSES; k++)
+			prom_sample_u64(p, "mtag_faults_total",
+					unit_labels(rows[i].unit, l, mte_cause_name((enum mte_cause)k)),
+					u ? u->by_cause[k] : 0);
+	}
+	for (size_t i = 0; i < fc.n; i++)
+		for (int k = 0; k < FAULTCOUNT_NCAUSES; k++)
+			if (!is_row(rows, n, fc.units[i].unit) && fc.units[i].by_cause[k])
+				prom_sample_u64(p, "mtag_faults_total",
+						unit_labels(fc.units[i].unit, l, mte_cause_name((enum mte_cause)k)),
+						fc.units[i].by_cause[k]);
+	prom_family(p, "mtag_faults_suppressed_total", "counter",
+		    "Tag-check faults the kernel's rate limit logged no line for (its \"N fault reports suppressed\" counts), since boot, by service.");
+	for (size_t i = 0; i < n; i++) {
+		const struct faultcount_unit *u = faultcount_find(&fc, rows[i].unit);
+
+		prom_sample_u64(p, "mtag_faults_suppressed_total", unit_labels(rows[i].unit, l, NULL),
+				u ? u->suppressed : 0);
+	}
+	for (size_t i = 0; i < fc.n; i++)
+		if (!is_row(rows, n, fc.units[i].unit) && fc.units[i].suppressed)
+			prom_sample_u64(p, "mtag_faults_suppressed_total", unit_labels(fc.units[i].unit, l, NULL),
+					fc.units[i].suppressed);
+	prom_family(p, "mtag_faultd_kernel_lines_total", "counter",
+		    "Kernel log lines mtag-faultd read, since boot.");
+	prom_sample_u64(p, "mtag_faultd_kernel_lines_total", NULL, fc.lines);
+	prom_family(p, "mtag_faultd_unparsed_lines_total", "counter",
+		    "Fault lines of the kernel mtag-faultd could not read, since boot (a kernel and mtag-faultd that differ).");
+	prom_sample_u64(p, "mtag_faultd_unparsed_lines_total", NULL, fc.unparsed);
+	faultcount_free(&fc);
+	free(path);
+}
+
+static int libc_ignores(const struct svc_state *s) { return s->libc_ignores_execdef; }
+
+void prom_metrics(struct prom *p, const struct ctl *c, const struct svc_state *rows, size_t n,
+		  const struct prom_host *h)
 {
 	struct timespec ts;
 	char run[96];
 
+	prom_family(p, "mtag_build_info", "gauge", "The mtag release that wrote these metrics (always 1).");
+	prom_sample_u64(p, "mtag_build_info", (const char *[]){ "version", MTAG_VERSION, NULL }, 1);
+	prom_family(p, "mtag_kernel_exec_default_supported", "gauge",
+		    "1 if the running kernel is an mtag build with the MTE exec default (MTE_ExecDefault in /proc/PID/status).");
+	prom_sample_u64(p, "mtag_kernel_exec_default_supported", NULL, h->kernel_execdef);
+	prom_family(p, "mtag_faultd_up", "gauge",
+		    "1 if mtag-faultd.service is active (the faults are being reported and counted).");
+	prom_sample_u64(p, "mtag_faultd_up", NULL, h->faultd_up);
+
 	prom_family(p, "mtag_mte_supported", "gauge",
 		    "1 if this CPU and kernel offer MTE to user space (HWCAP2_MTE).");
-	prom_sample_u64(p, "mtag_mte_supported", NULL, hw_mte);
+	prom_sample_u64(p, "mtag_mte_supported", NULL, h->hw_mte);
 	prom_family(p, "mtag_policy_mode", "gauge",
 		    "The tag-check mode the policy asks for, per service (1 on the mode asked, with the policy line).");
 	for (size_t i = 0; i < n; i++)
@@ -69,14 +184,10 @@ static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool
 		if (rows[i].malloc_kb)
 			prom_sample(p, "mtag_heap_tagged_ratio", (const char *[]){ "unit", rows[i].unit, NULL },
 				    (double)rows[i].mt_malloc_kb / (double)rows[i].malloc_kb);
-	prom_family(p, "mtag_faults_total", "counter",
-		    "Tag-check faults of the service since boot, by cause (mtag-faultd's journal entries).");
-	for (size_t i = 0; i < n; i++)
-		for (int k = 0; k < 5; k++)
-			prom_sample_u64(p, "mtag_faults_total",
-					(const char *[]){ "unit", rows[i].unit, "cause",
-							  mte_cause_name((enum mte_cause)k), NULL },
-					rows[i].by_cause[k]);
+	per_unit(p, rows, n, "mtag_libc_ignores_exec_default",
+		 "1 if a process of the service runs unchecked although the kernel's exec default asks for a mode and no tunable reached it: its libc does not read the default (not the mtag glibc, or a static program).",
+		 libc_ignores);
+	counters(p, c, rows, n);
 	prom_family(p, "mtag_upgrades_total", "counter",
 		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (mtag-faultd's own journal entries of the faults that recorded one, each once, when the launcher's entry of a start names it).");
 	for (size_t i = 0; i < n; i++)
@@ -89,13 +200,13 @@ static void metrics(struct prom *p, const struct svc_state *rows, size_t n, bool
 	prom_sample_u64(p, "mtag_last_update_timestamp_seconds", NULL, (uint64_t)ts.tv_sec);
 }
 
-int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, bool hw_mte)
+int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, const struct prom_host *h)
 {
 	struct prom p;
 	int r = prom_init(&p);
 
 	if (r >= 0) {
-		metrics(&p, rows, n, hw_mte);
+		prom_metrics(&p, c, rows, n, h);
 		r = strcmp(c->prometheus, "-") == 0 ? prom_output(&p, stdout) : prom_commit(&p, c->prometheus);
 	}
 	prom_free(&p);

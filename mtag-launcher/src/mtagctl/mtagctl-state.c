@@ -223,6 +223,7 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 
 			if (strcmp(m.tcf, want) != 0) {
 				odd_libc = proc_ignores_execdef(&m);
+				s->libc_ignores_execdef = odd_libc;
 				snprintf(odd_execdef, sizeof(odd_execdef), "%s", m.execdef);
 				odd_pid = pids[i];
 				snprintf(odd_tcf, sizeof(odd_tcf), "%s", m.tcf);

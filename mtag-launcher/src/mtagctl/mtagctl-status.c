@@ -269,7 +269,15 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 		 * it (mtag_as_asked).  Otherwise mtag-prometheus.service
 		 * fails every minute on exactly the hosts that need a look,
 		 * and trips every "failed unit" alert. */
-		rc = prom_write(c, rows, nrows, hw) < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+		struct prom_host h = { .hw_mte = hw };
+		struct unit_info fu = { 0 };
+		struct proc_mte self;
+
+		h.kernel_execdef = mte_read_proc(c->proc, getpid(), &self) >= 0 && self.has_execdef_line;
+		h.faultd_up = sd_ctl_get_unit("mtag-faultd.service", &fu) == 0 && fu.active_state &&
+			      strcmp(fu.active_state, "active") == 0;
+		unit_info_free(&fu);
+		rc = prom_write(c, rows, nrows, &h) < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
 	} else if (c->json) {
 		struct json w;
 

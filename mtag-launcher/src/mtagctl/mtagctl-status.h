@@ -47,6 +47,7 @@ struct svc_state {
 	enum verdict verdict;
 	char reason[2048];
 	bool as_asked;            /* false: a policy asks for MTE and this is not it */
+	bool libc_ignores_execdef; /* a process runs unchecked: its libc does not read the exec default */
 };
 
 /* The state of a service unit (loaded or not), or of the unit PID runs
@@ -57,7 +58,18 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 
 const char *verdict_name(enum verdict v);
 
-/* status --prometheus: every service in ROWS. */
-int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, bool hw_mte);
+/* What status --prometheus says of the host (read by mtagctl-status.c). */
+struct prom_host {
+	bool hw_mte;              /* HWCAP2_MTE */
+	bool kernel_execdef;      /* MTE_ExecDefault: an mtag kernel (patch 0006) */
+	bool faultd_up;           /* mtag-faultd.service is active */
+};
+
+/* status --prometheus: every service in ROWS, the counters of
+ * mtag-faultd's state file in C->state_dir (no I/O but that file). */
+struct prom;
+void prom_metrics(struct prom *p, const struct ctl *c, const struct svc_state *rows, size_t n,
+		  const struct prom_host *h);
+int prom_write(const struct ctl *c, const struct svc_state *rows, size_t n, const struct prom_host *h);
 
 #endif

@@ -15,6 +15,7 @@ struct ctl {
 	const char *config;      /* --config FILE */
 	const char *proc;        /* /proc (tests: a recorded tree) */
 	const char *cgroup_root; /* /sys/fs/cgroup */
+	const char *state_dir;   /* mtag-faultd's: /var/lib/mtag (its state file) */
 	bool json, json_pretty;
 	bool no_pager, no_legend;
 	bool color;              /* stdout is a terminal and colour is wanted */

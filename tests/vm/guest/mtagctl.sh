@@ -176,7 +176,9 @@ mtagctl_section() {
 		if [[ "$(tail -1 <<<"$out")" == *" 0 errors" ]] && [ "${ov:-0}" -ge 1 ] && [ "${uf:-0}" -ge 1 ] &&
 			awk -v r="${hr:-0}" 'BEGIN { exit !(r >= 0.05) }' &&
 			grep -q '^mtag_protected{unit="nginx.service"} 1$' "$pf" &&
-			grep -q '^mtag_as_asked{unit="redis-server.service"} 0$' "$pf"; then
+			grep -q '^mtag_as_asked{unit="redis-server.service"} 0$' "$pf" &&
+			grep -q '^mtag_build_info{version="[^"]*"} 1$' "$pf" &&
+			grep -q '^# TYPE mtag_faults_suppressed_total counter$' "$pf"; then
 			pass mtagctl/prometheus
 			info "prometheus: $(tail -1 <<<"$out"); nginx overflow faults $ov, memcached use-after-free faults $uf"
 		else
