@@ -13,6 +13,10 @@
  * PR_SET_MTE_EXEC_DEFAULT, execs mtebug with exactly the given environment
  * and compares how it ended ("sigsegv N" or "completed") with the wanted
  * outcome. Prints PASS:/FAIL: lines and MTAG-GLIBC-BOOT-DONE.
+ *
+ * Also: an exec default without a tag mask gets glibc's default mask, and
+ * the rebuilt static ldconfig (/ldconfig) starts with _MTAG_ENABLE=3 when
+ * the kernel refuses PR_SET_TAGGED_ADDR_CTRL (abi.tagged_addr_disabled).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -99,6 +103,60 @@ static void expect(const char *name, const char *want, const char *prog, unsigne
 	fflush(stdout);
 }
 
+static int set_sysctl(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(value, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* /ldconfig --version with _MTAG_ENABLE=3 under abi.tagged_addr_disabled=1. */
+static void static_starts(const char *name)
+{
+	char *argv[] = { "/ldconfig", "--version", NULL };
+	char *env[] = { "_MTAG_ENABLE=3", NULL };
+	char buf[512] = "";
+	int fds[2], status = -1;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (set_sysctl("/proc/sys/abi/tagged_addr_disabled", "1")) {
+		printf("FAIL: %s: cannot set abi.tagged_addr_disabled: %s\n", name, strerror(errno));
+		failures++;
+		return;
+	}
+	if (pipe(fds) == 0 && (pid = fork()) >= 0) {
+		if (pid == 0) {
+			dup2(fds[1], 1);
+			dup2(fds[1], 2);
+			execve(argv[0], argv, env);
+			_exit(122);
+		}
+		close(fds[1]);
+		while (got < (ssize_t)sizeof(buf) - 1 &&
+		       (n = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += n;
+		buf[got] = 0;
+		close(fds[0]);
+		waitpid(pid, &status, 0);
+	}
+	set_sysctl("/proc/sys/abi/tagged_addr_disabled", "0");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(buf, "ldconfig (Debian GLIBC")) {
+		printf("PASS: %s\n", name);
+	} else {
+		for (char *p = buf; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		printf("FAIL: %s: status 0x%x: %.200s\n", name, status, buf);
+		failures++;
+	}
+	fflush(stdout);
+}
+
 int main(void)
 {
 	const unsigned long sync_heap = PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | MASK;
@@ -135,6 +193,20 @@ int main(void)
 	       none);
 	expect("AT_SECURE, default sync heap, glibc.mem.tagging=0 ignored", "sigsegv 9",
 	       "/mtebug-suid", sync_heap, 1, mem0);
+
+	/* Issue 32: an exec default without a tag mask (or with tag 0
+	 * alone) gets glibc's default mask, not an include mask under
+	 * which every tag is 0 and nothing is ever caught. */
+	expect("default sync heap without a tag mask: 0xfffe used", "sigsegv 9", "/mtebug",
+	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, none);
+	expect("default sync heap with tag 0 alone: 0xfffe used", "sigsegv 9", "/mtebug",
+	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | (1UL << PR_MTE_EXEC_TAG_SHIFT), 0, none);
+
+	/* Issue 32: with the tagged address ABI turned off the kernel
+	 * refuses PR_SET_TAGGED_ADDR_CTRL; a static program (the rebuilt
+	 * ldconfig) asking for tagging must still start: the start-up
+	 * must not store errno before its TLS exists. */
+	static_starts("static program starts when PR_SET_TAGGED_ADDR_CTRL fails");
 
 	printf("MTAG-GLIBC-BOOT-DONE failures=%d\n", failures);
 	fflush(stdout);
