@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #define PR_SET_MTE_EXEC_DEFAULT 0x4d545203
+#define PR_GET_MTE_EXEC_DEFAULT 0x4d545204
 #define PR_MTE_EXEC_TCF_SYNC (1UL << 1)
 #define PR_MTE_EXEC_TCF_ASYNC (1UL << 2)
 #define PR_MTE_EXEC_TAG_SHIFT 3
@@ -101,6 +102,31 @@ static void expect(const char *name, const char *want, const char *prog, unsigne
 		failures++;
 	}
 	fflush(stdout);
+}
+
+/* Control: the mask that the kernel hands to glibc for an exec default
+ * set without one (what the glibc before the fix used as include mask). */
+static void mask_control(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		long def;
+
+		if (prctl(PR_SET_MTE_EXEC_DEFAULT, PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, 0, 0))
+			printf("# control: PR_SET_MTE_EXEC_DEFAULT without a mask: %s\n",
+			       strerror(errno));
+		else if ((def = prctl(PR_GET_MTE_EXEC_DEFAULT, 0, 0, 0, 0)) < 0)
+			printf("# control: PR_GET_MTE_EXEC_DEFAULT: %s\n", strerror(errno));
+		else
+			printf("# control: exec default set without a mask reads back mask 0x%04lx\n",
+			       ((unsigned long)def >> PR_MTE_EXEC_TAG_SHIFT) & 0xffff);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
 }
 
 static int set_sysctl(const char *path, const char *value)
@@ -218,6 +244,7 @@ int main(void)
 	/* Issue 32: an exec default without a tag mask (or with tag 0
 	 * alone) gets glibc's default mask, not an include mask under
 	 * which every tag is 0 and nothing is ever caught. */
+	mask_control();
 	expect("default sync heap without a tag mask: 0xfffe used", "sigsegv 9", "/mtebug",
 	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, none);
 	expect("default sync heap with tag 0 alone: 0xfffe used", "sigsegv 9", "/mtebug",
