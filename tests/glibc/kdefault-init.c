@@ -13,6 +13,10 @@
  * PR_SET_MTE_EXEC_DEFAULT, execs mtebug with exactly the given environment
  * and compares how it ended ("sigsegv N" or "completed") with the wanted
  * outcome. Prints PASS:/FAIL: lines and MTAG-GLIBC-BOOT-DONE.
+ *
+ * Also: an exec default without a tag mask gets glibc's default mask, and
+ * the rebuilt static ldconfig (/ldconfig) starts with _MTAG_ENABLE=3 when
+ * the kernel refuses PR_SET_TAGGED_ADDR_CTRL (abi.tagged_addr_disabled).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +30,7 @@
 #include <unistd.h>
 
 #define PR_SET_MTE_EXEC_DEFAULT 0x4d545203
+#define PR_GET_MTE_EXEC_DEFAULT 0x4d545204
 #define PR_MTE_EXEC_TCF_SYNC (1UL << 1)
 #define PR_MTE_EXEC_TCF_ASYNC (1UL << 2)
 #define PR_MTE_EXEC_TAG_SHIFT 3
@@ -99,6 +104,106 @@ static void expect(const char *name, const char *want, const char *prog, unsigne
 	fflush(stdout);
 }
 
+/* Control: the mask that the kernel hands to glibc for an exec default
+ * set without one (what the glibc before the fix used as include mask). */
+static void mask_control(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		long def;
+
+		if (prctl(PR_SET_MTE_EXEC_DEFAULT, PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, 0, 0))
+			printf("# control: PR_SET_MTE_EXEC_DEFAULT without a mask: %s\n",
+			       strerror(errno));
+		else if ((def = prctl(PR_GET_MTE_EXEC_DEFAULT, 0, 0, 0, 0)) < 0)
+			printf("# control: PR_GET_MTE_EXEC_DEFAULT: %s\n", strerror(errno));
+		else
+			printf("# control: exec default set without a mask reads back mask 0x%04lx\n",
+			       ((unsigned long)def >> PR_MTE_EXEC_TAG_SHIFT) & 0xffff);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+}
+
+static int set_sysctl(const char *path, const char *value)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(value, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* PROG ARG with ENV under abi.tagged_addr_disabled=1; its output in out
+ * and its wait status returned (-1: could not run it). */
+static int run_untagged_abi(const char *prog, const char *arg, const char *env1, char *out,
+			    size_t len)
+{
+	char *argv[] = { (char *)prog, (char *)arg, NULL };
+	char *env[] = { (char *)env1, NULL };
+	int fds[2], status = -1;
+	ssize_t n;
+	size_t got = 0;
+	pid_t pid;
+
+	out[0] = 0;
+	if (set_sysctl("/proc/sys/abi/tagged_addr_disabled", "1")) {
+		snprintf(out, len, "cannot set abi.tagged_addr_disabled: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe(fds) == 0 && (pid = fork()) >= 0) {
+		if (pid == 0) {
+			dup2(fds[1], 1);
+			dup2(fds[1], 2);
+			execve(argv[0], argv, env);
+			_exit(122);
+		}
+		close(fds[1]);
+		while (got < len - 1 && (n = read(fds[0], out + got, len - 1 - got)) > 0)
+			got += n;
+		out[got] = 0;
+		close(fds[0]);
+		waitpid(pid, &status, 0);
+	}
+	set_sysctl("/proc/sys/abi/tagged_addr_disabled", "0");
+	for (char *p = out; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return status;
+}
+
+/* The rebuilt static ldconfig asking for tagging (_MTAG_ENABLE=3) starts
+ * when the kernel refuses PR_SET_TAGGED_ADDR_CTRL.  Control: a static
+ * program of the stock libc.a (/mtebug-static, glibc.mem.tagging=3),
+ * whose start-up stores errno through a thread pointer not yet set. */
+static void static_starts(const char *name)
+{
+	char buf[512];
+	int status;
+
+	status = run_untagged_abi("/ldconfig", "--version", "_MTAG_ENABLE=3", buf, sizeof(buf));
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    strstr(buf, "ldconfig (Debian GLIBC")) {
+		printf("PASS: %s\n", name);
+	} else {
+		printf("FAIL: %s: status 0x%x: %.200s\n", name, status, buf);
+		failures++;
+	}
+	status = run_untagged_abi("/mtebug-static", "none", "GLIBC_TUNABLES=glibc.mem.tagging=3",
+				  buf, sizeof(buf));
+	printf("# control: stock static program under the same conditions: %s\n",
+	       status != -1 && WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+	       : status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "starts"
+										: buf);
+	fflush(stdout);
+}
+
 int main(void)
 {
 	const unsigned long sync_heap = PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | MASK;
@@ -135,6 +240,21 @@ int main(void)
 	       none);
 	expect("AT_SECURE, default sync heap, glibc.mem.tagging=0 ignored", "sigsegv 9",
 	       "/mtebug-suid", sync_heap, 1, mem0);
+
+	/* Issue 32: an exec default without a tag mask (or with tag 0
+	 * alone) gets glibc's default mask, not an include mask under
+	 * which every tag is 0 and nothing is ever caught. */
+	mask_control();
+	expect("default sync heap without a tag mask: 0xfffe used", "sigsegv 9", "/mtebug",
+	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, none);
+	expect("default sync heap with tag 0 alone: 0xfffe used", "sigsegv 9", "/mtebug",
+	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | (1UL << PR_MTE_EXEC_TAG_SHIFT), 0, none);
+
+	/* Issue 32: with the tagged address ABI turned off the kernel
+	 * refuses PR_SET_TAGGED_ADDR_CTRL; a static program (the rebuilt
+	 * ldconfig) asking for tagging must still start: the start-up
+	 * must not store errno before its TLS exists. */
+	static_starts("static program starts when PR_SET_TAGGED_ADDR_CTRL fails");
 
 	printf("MTAG-GLIBC-BOOT-DONE failures=%d\n", failures);
 	fflush(stdout);
