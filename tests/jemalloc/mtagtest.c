@@ -660,7 +660,6 @@ static int trials(const char *kind, size_t size, int n)
 	size_t nkeep = 0;
 	int done = 0, missed = 0, other = 0, setup = 0, k;
 	int small = nallocx(size, 0) <= small_max();
-	int hist_same = 0;
 
 	while (done < n) {
 		char *a = NULL, *b = NULL, *q = NULL;
@@ -698,8 +697,9 @@ static int trials(const char *kind, size_t size, int n)
 			if (!a)
 				die("malloc failed");
 			memset(a, 1, size);
+			stale = (uintptr_t)a;
 			free(a);
-			target = a;
+			target = (volatile char *)stale;
 			a = NULL;
 		} else if (!strncmp(kind, "reuse", 5)) {
 			char *old = malloc(size);
@@ -707,6 +707,7 @@ static int trials(const char *kind, size_t size, int n)
 			if (!old)
 				die("malloc failed");
 			memset(old, 1, size);
+			stale = (uintptr_t)old;
 			free(old);
 			if (!strcmp(kind, "reuse"))
 				q = malloc(size);
@@ -718,15 +719,14 @@ static int trials(const char *kind, size_t size, int n)
 				die("unknown trial kind");
 			if (!q)
 				die("malloc failed");
-			if (addr_of(old) < addr_of(q) ||
-			    addr_of(old) >= addr_of(q) + malloc_usable_size(q)) {
+			if (addr_of((void *)stale) < addr_of(q) ||
+			    addr_of((void *)stale) >= addr_of(q) + malloc_usable_size(q)) {
 				/* Not handed out again over the old pointer. */
 				setup++;
 				free(q);
 				continue;
 			}
-			hist_same += (((uintptr_t)old ^ (uintptr_t)q) >> 56) == 0;
-			target = old;
+			target = (volatile char *)stale;
 		} else {
 			die("unknown trial kind");
 		}
@@ -753,7 +753,6 @@ static int trials(const char *kind, size_t size, int n)
 		free(keep[k]);
 	printf("mtagtest: trials %s %zu: %d trials, %d missed, %d other faults (%d set-ups skipped)\n",
 	       kind, size, done, missed, other, setup);
-	(void)hist_same;
 	return missed || other ? 1 : 0;
 }
 
@@ -839,7 +838,39 @@ static int tags(size_t size, int n, unsigned mask)
 	return bad;
 }
 
-/* experimental.batch_alloc: N objects of SIZE (MALLOCX_ZERO if ZERO). */
+/* The number of regions a slab of SIZE's class holds (jemalloc's own
+ * classes: the first bin of SIZE bytes or more, whatever tagging makes of
+ * a request). */
+static size_t class_nregs(size_t size)
+{
+	size_t bsz, sz;
+	unsigned nbins, bin;
+	uint32_t nregs = 0;
+	char name[64];
+
+	sz = sizeof(nbins);
+	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
+		die("mallctl arenas.nbins");
+	for (bin = 0; bin < nbins; bin++) {
+		sz = sizeof(bsz);
+		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
+		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz >= size)
+			break;
+	}
+	if (bin == nbins)
+		die("not a small size class");
+	sz = sizeof(nregs);
+	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
+	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
+		die("mallctl arenas.bin.N.nregs");
+	return nregs;
+}
+
+/*
+ * experimental.batch_alloc: N objects of SIZE (MALLOCX_ZERO if ZERO); N 0:
+ * a slab's worth and 100 more, so that batch_alloc fills whole fresh slabs
+ * (arena_fill_small_fresh) and takes the rest from the tcache.
+ */
 static int batch(size_t size, size_t n, int zero)
 {
 	struct {
@@ -848,13 +879,17 @@ static int batch(size_t size, size_t n, int zero)
 		size_t size;
 		int flags;
 	} pk;
-	static void *ptrs[4096];
-	static uintptr_t sorted[4096];
+	void **ptrs;
+	uintptr_t *sorted;
 	size_t filled = 0, sz = sizeof(filled), i, j, untagged = 0, eq = 0;
 	int tagging = 0;
 
-	if (n > 4096)
-		die("batch: at most 4096");
+	if (n == 0)
+		n = class_nregs(size) + 100;
+	ptrs = calloc(n, sizeof(*ptrs));
+	sorted = calloc(n, sizeof(*sorted));
+	if (!ptrs || !sorted)
+		die("calloc failed");
 	{
 		void *p = malloc(32);
 		tagging = tag_of(p) != 0;
@@ -889,6 +924,8 @@ static int batch(size_t size, size_t n, int zero)
 			eq++;
 	for (i = 0; i < filled; i++)
 		free(ptrs[i]);
+	free(ptrs);
+	free(sorted);
 	printf("mtagtest: batch %zu x %zu%s: %zu filled, %zu untagged, %zu adjacent pairs with one tag (tagging %s)\n",
 	       n, size, zero ? " zeroed" : "", filled, untagged, eq, tagging ? "on" : "off");
 	if (filled != n)
