@@ -413,6 +413,34 @@ static int cmp_ptr(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* The number of regions a slab of SIZE's class holds (jemalloc's own
+ * classes: the first bin of SIZE bytes or more, whatever tagging makes of
+ * a request). */
+static size_t class_nregs(size_t size)
+{
+	size_t bsz, sz;
+	unsigned nbins, bin;
+	uint32_t nregs = 0;
+	char name[64];
+
+	sz = sizeof(nbins);
+	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
+		die("mallctl arenas.nbins");
+	for (bin = 0; bin < nbins; bin++) {
+		sz = sizeof(bsz);
+		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
+		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz >= size)
+			break;
+	}
+	if (bin == nbins)
+		die("not a small size class");
+	sz = sizeof(nregs);
+	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
+	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
+		die("mallctl arenas.bin.N.nregs");
+	return nregs;
+}
+
 /*
  * NEIGHBOURS live objects of SIZE (a small class): of every two that touch
  * in memory, how many have the same tag.  In one slab that must never
@@ -426,27 +454,8 @@ static int cmp_ptr(const void *x, const void *y)
 static int neighbours(size_t size)
 {
 	static uintptr_t v[NEIGHBOURS];
-	size_t cls = nallocx(size, 0), sz, i, adjacent = 0, equal = 0, bound;
-	unsigned nbins, bin;
-	uint32_t nregs = 0;
-	char name[64];
-
-	sz = sizeof(nbins);
-	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
-		die("mallctl arenas.nbins");
-	for (bin = 0; bin < nbins; bin++) {
-		size_t bsz;
-		sz = sizeof(bsz);
-		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
-		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz == cls)
-			break;
-	}
-	if (bin == nbins)
-		die("not a small size class");
-	sz = sizeof(nregs);
-	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
-	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
-		die("mallctl arenas.bin.N.nregs");
+	size_t cls = nallocx(size, 0), i, adjacent = 0, equal = 0, bound;
+	size_t nregs = class_nregs(cls);
 	for (i = 0; i < NEIGHBOURS; i++) {
 		v[i] = (uintptr_t)malloc(size);
 		if (!v[i])
@@ -464,7 +473,7 @@ static int neighbours(size_t size)
 		equal += tag_of((void *)v[i - 1]) == tag_of((void *)v[i]);
 	}
 	bound = NEIGHBOURS / nregs + 2;
-	printf("mtagtest: neighbours %zu (class %zu, %u a slab): %zu adjacent pairs, %zu with the same tag (at most %zu slab boundaries)\n",
+	printf("mtagtest: neighbours %zu (class %zu, %zu a slab): %zu adjacent pairs, %zu with the same tag (at most %zu slab boundaries)\n",
 	       size, cls, nregs, adjacent, equal, bound);
 	if (adjacent < NEIGHBOURS / 2)
 		die("too few adjacent objects to judge");
@@ -836,34 +845,6 @@ static int tags(size_t size, int n, unsigned mask)
 	for (j = 0; j < 3; j++)
 		free(v[j]);
 	return bad;
-}
-
-/* The number of regions a slab of SIZE's class holds (jemalloc's own
- * classes: the first bin of SIZE bytes or more, whatever tagging makes of
- * a request). */
-static size_t class_nregs(size_t size)
-{
-	size_t bsz, sz;
-	unsigned nbins, bin;
-	uint32_t nregs = 0;
-	char name[64];
-
-	sz = sizeof(nbins);
-	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
-		die("mallctl arenas.nbins");
-	for (bin = 0; bin < nbins; bin++) {
-		sz = sizeof(bsz);
-		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
-		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz >= size)
-			break;
-	}
-	if (bin == nbins)
-		die("not a small size class");
-	sz = sizeof(nregs);
-	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
-	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
-		die("mallctl arenas.bin.N.nregs");
-	return nregs;
 }
 
 /*
