@@ -639,6 +639,23 @@ static uintptr_t addr_of(const void *p)
 
 #define KEEP_MAX 4096
 
+/* Keep A and B allocated (the next pair comes after them); when KEEP is
+ * full, or A is NULL, free what it holds first. */
+static void keep_pair(void **keep, size_t *nkeep, void *a, void *b)
+{
+	size_t k;
+
+	if (!a || *nkeep + 2 > KEEP_MAX) {
+		for (k = 0; k < *nkeep; k++)
+			free(keep[k]);
+		*nkeep = 0;
+	}
+	if (a) {
+		keep[(*nkeep)++] = a;
+		keep[(*nkeep)++] = b;
+	}
+}
+
 /* The largest small size class (arenas.bin.<nbins - 1>.size). */
 static size_t small_max(void)
 {
@@ -667,7 +684,7 @@ static int trials(const char *kind, size_t size, int n)
 {
 	static void *keep[KEEP_MAX];
 	size_t nkeep = 0;
-	int done = 0, missed = 0, other = 0, setup = 0, k;
+	int done = 0, missed = 0, other = 0, setup = 0;
 	int small = nallocx(size, 0) <= small_max();
 
 	while (done < n) {
@@ -690,13 +707,7 @@ static int trials(const char *kind, size_t size, int n)
 					die("malloc failed");
 				if (addr_of(a) + malloc_usable_size(a) != addr_of(b)) {
 					setup++;
-					if (nkeep + 2 > KEEP_MAX) {
-						for (k = 0; k < (int)nkeep; k++)
-							free(keep[k]);
-						nkeep = 0;
-					}
-					keep[nkeep++] = a;
-					keep[nkeep++] = b;
+					keep_pair(keep, &nkeep, a, b);
 					continue;
 				}
 			}
@@ -746,20 +757,13 @@ static int trials(const char *kind, size_t size, int n)
 		else if (r < 0)
 			other++;
 		if (small && b) {
-			if (nkeep + 2 > KEEP_MAX) {
-				for (k = 0; k < (int)nkeep; k++)
-					free(keep[k]);
-				nkeep = 0;
-			}
-			keep[nkeep++] = a;
-			keep[nkeep++] = b;
+			keep_pair(keep, &nkeep, a, b);
 		} else {
 			free(a);
 		}
 		free(q);
 	}
-	for (k = 0; k < (int)nkeep; k++)
-		free(keep[k]);
+	keep_pair(keep, &nkeep, NULL, NULL);
 	printf("mtagtest: trials %s %zu: %d trials, %d missed, %d other faults (%d set-ups skipped)\n",
 	       kind, size, done, missed, other, setup);
 	return missed || other ? 1 : 0;
