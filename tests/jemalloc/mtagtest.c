@@ -640,12 +640,14 @@ static uintptr_t addr_of(const void *p)
 #define KEEP_MAX 4096
 
 /* Keep A and B allocated (the next pair comes after them); when KEEP is
- * full, or A is NULL, free what it holds first. */
+ * full (KEEP_MAX objects or 64 MiB), or A is NULL, free what it holds
+ * first. */
 static void keep_pair(void **keep, size_t *nkeep, void *a, void *b)
 {
 	size_t k;
 
-	if (!a || *nkeep + 2 > KEEP_MAX) {
+	if (!a || *nkeep + 2 > KEEP_MAX ||
+	    (*nkeep + 2) * malloc_usable_size(a) > ((size_t)64 << 20)) {
 		for (k = 0; k < *nkeep; k++)
 			free(keep[k]);
 		*nkeep = 0;
