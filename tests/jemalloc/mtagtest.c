@@ -20,6 +20,41 @@
  *                            one slab never have the same tag (exit 0)
  *   mtagtest api             every allocation API, used correctly: must
  *                            not fault; checks what they return
+ *   mtagtest tags SIZE N [MASK]
+ *                            three adjacent objects of SIZE freed and
+ *                            allocated again N times: prints the histogram
+ *                            of the middle one's tags; exit 0 when every
+ *                            tag of MASK (default 0xfffe: 1..15) shows up
+ *                            at least N/30 times and no other does, and no
+ *                            tag equals the object's previous tag or a
+ *                            neighbour's (tags spread, no lucky reuse)
+ *   mtagtest trials KIND SIZE N
+ *                            N trials of one bug kind, each a write that
+ *                            must trap (caught in process: SIGSEGV
+ *                            si_code 9, siglongjmp): overflow (into the
+ *                            object right after, or past a large one),
+ *                            overflow-realloc (the same from an object
+ *                            realloc moved), uaf (after free), reuse,
+ *                            reuse-calloc, reuse-realloc (through the
+ *                            dangling pointer once malloc, calloc or
+ *                            realloc handed the memory out again); prints
+ *                            "N trials, M missed"; exit 0 when M is 0
+ *   mtagtest batch SIZE N ZERO
+ *                            experimental.batch_alloc of N objects: tagged,
+ *                            a granule each, neighbours unlike, zeroed if
+ *                            ZERO, usable and freed without a fault
+ *   mtagtest reset           arena.<i>.reset and arena.<i>.destroy of an
+ *                            arena with live objects, then zeroed
+ *                            allocations from the same memory: no fault,
+ *                            zeroed, and the old pointers trap
+ *   mtagtest bench N         N malloc(32)/free pairs (instruction counts)
+ *
+ * jemalloc calls prctl() through the PLT; the prctl() below takes those
+ * calls, for tests of the heap flag without mtag's kernel:
+ * MTAGTEST_EXEC_DEFAULT=N answers PR_GET_MTE_EXEC_DEFAULT with N and
+ * MTAGTEST_CTRL=N sets PR_SET_TAGGED_ADDR_CTRL to N before the first
+ * PR_GET_TAGGED_ADDR_CTRL (what mtag's glibc does at start-up from the
+ * exec default, or a program that checks PROT_MTE memory of its own).
  *
  * On SIGSEGV it prints "mtagtest: SIGSEGV si_code=N addr=0xA" and dies of
  * the signal; when a bug goes unnoticed it prints "mtagtest: BUG completed"
@@ -28,12 +63,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <malloc.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +80,36 @@
 #ifndef PR_GET_TAGGED_ADDR_CTRL
 #define PR_GET_TAGGED_ADDR_CTRL 56
 #endif
+#ifndef PR_SET_TAGGED_ADDR_CTRL
+#define PR_SET_TAGGED_ADDR_CTRL 55
+#endif
+#define MTAGTEST_PR_GET_MTE_EXEC_DEFAULT 0x4d545204
+
+/* See the top: injection of the kernel side of the heap flag. */
+int prctl(int option, ...)
+{
+	static int ctrl_done;
+	unsigned long a[4];
+	const char *s;
+	va_list ap;
+	int i;
+
+	va_start(ap, option);
+	for (i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (option == MTAGTEST_PR_GET_MTE_EXEC_DEFAULT &&
+	    (s = getenv("MTAGTEST_EXEC_DEFAULT")) != NULL)
+		return (int)strtol(s, NULL, 0);
+	if (option == PR_GET_TAGGED_ADDR_CTRL && !ctrl_done &&
+	    (s = getenv("MTAGTEST_CTRL")) != NULL) {
+		ctrl_done = 1;
+		if (syscall(SYS_prctl, PR_SET_TAGGED_ADDR_CTRL,
+			    strtoul(s, NULL, 0), 0UL, 0UL, 0UL) != 0)
+			return -1;
+	}
+	return (int)syscall(SYS_prctl, option, a[0], a[1], a[2], a[3]);
+}
 
 static void on_segv(int sig, siginfo_t *si, void *uc)
 {
@@ -345,6 +413,34 @@ static int cmp_ptr(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* The number of regions a slab of SIZE's class holds (jemalloc's own
+ * classes: the first bin of SIZE bytes or more, whatever tagging makes of
+ * a request). */
+static size_t class_nregs(size_t size)
+{
+	size_t bsz, sz;
+	unsigned nbins, bin;
+	uint32_t nregs = 0;
+	char name[64];
+
+	sz = sizeof(nbins);
+	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
+		die("mallctl arenas.nbins");
+	for (bin = 0; bin < nbins; bin++) {
+		sz = sizeof(bsz);
+		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
+		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz >= size)
+			break;
+	}
+	if (bin == nbins)
+		die("not a small size class");
+	sz = sizeof(nregs);
+	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
+	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
+		die("mallctl arenas.bin.N.nregs");
+	return nregs;
+}
+
 /*
  * NEIGHBOURS live objects of SIZE (a small class): of every two that touch
  * in memory, how many have the same tag.  In one slab that must never
@@ -358,27 +454,8 @@ static int cmp_ptr(const void *x, const void *y)
 static int neighbours(size_t size)
 {
 	static uintptr_t v[NEIGHBOURS];
-	size_t cls = nallocx(size, 0), sz, i, adjacent = 0, equal = 0, bound;
-	unsigned nbins, bin;
-	uint32_t nregs = 0;
-	char name[64];
-
-	sz = sizeof(nbins);
-	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0))
-		die("mallctl arenas.nbins");
-	for (bin = 0; bin < nbins; bin++) {
-		size_t bsz;
-		sz = sizeof(bsz);
-		snprintf(name, sizeof(name), "arenas.bin.%u.size", bin);
-		if (!mallctl(name, &bsz, &sz, NULL, 0) && bsz == cls)
-			break;
-	}
-	if (bin == nbins)
-		die("not a small size class");
-	sz = sizeof(nregs);
-	snprintf(name, sizeof(name), "arenas.bin.%u.nregs", bin);
-	if (mallctl(name, &nregs, &sz, NULL, 0) || nregs == 0)
-		die("mallctl arenas.bin.N.nregs");
+	size_t cls = nallocx(size, 0), i, adjacent = 0, equal = 0, bound;
+	size_t nregs = class_nregs(cls);
 	for (i = 0; i < NEIGHBOURS; i++) {
 		v[i] = (uintptr_t)malloc(size);
 		if (!v[i])
@@ -396,7 +473,7 @@ static int neighbours(size_t size)
 		equal += tag_of((void *)v[i - 1]) == tag_of((void *)v[i]);
 	}
 	bound = NEIGHBOURS / nregs + 2;
-	printf("mtagtest: neighbours %zu (class %zu, %u a slab): %zu adjacent pairs, %zu with the same tag (at most %zu slab boundaries)\n",
+	printf("mtagtest: neighbours %zu (class %zu, %zu a slab): %zu adjacent pairs, %zu with the same tag (at most %zu slab boundaries)\n",
 	       size, cls, nregs, adjacent, equal, bound);
 	if (adjacent < NEIGHBOURS / 2)
 		die("too few adjacent objects to judge");
@@ -518,6 +595,441 @@ static int api(void)
 	return 0;
 }
 
+/* --- bugs caught in process: one write, trapped or not ------------------ */
+
+static sigjmp_buf trial_env;
+static volatile sig_atomic_t trial_armed;
+static volatile int trial_code;
+
+static void on_trial_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!trial_armed) {
+		/* Not a trial's write: die of it (returning re-faults). */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	trial_armed = 0;
+	trial_code = si->si_code;
+	siglongjmp(trial_env, 1);
+}
+
+/* 1: the write of a byte at P trapped with SEGV_MTESERR; 0: it completed;
+ * -1: another fault. */
+static int write_traps(volatile char *p)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_trial_segv;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &sa, NULL);
+	if (sigsetjmp(trial_env, 1))
+		return trial_code == 9 ? 1 : -1;
+	trial_armed = 1;
+	*p = 0x5a;
+	trial_armed = 0;
+	return 0;
+}
+
+static uintptr_t addr_of(const void *p)
+{
+	return (uintptr_t)p & ((1ULL << 56) - 1);
+}
+
+#define KEEP_MAX 4096
+
+/* Keep A and B allocated (the next pair comes after them); when KEEP is
+ * full (KEEP_MAX objects or 64 MiB), or A is NULL, free what it holds
+ * first. */
+static void keep_pair(void **keep, size_t *nkeep, void *a, void *b)
+{
+	size_t k;
+
+	if (!a || *nkeep + 2 > KEEP_MAX ||
+	    (*nkeep + 2) * malloc_usable_size(a) > ((size_t)64 << 20)) {
+		for (k = 0; k < *nkeep; k++)
+			free(keep[k]);
+		*nkeep = 0;
+	}
+	if (a) {
+		keep[(*nkeep)++] = a;
+		keep[(*nkeep)++] = b;
+	}
+}
+
+/* The largest small size class (arenas.bin.<nbins - 1>.size). */
+static size_t small_max(void)
+{
+	unsigned nbins;
+	size_t sz = sizeof(nbins), max = 0;
+	char name[64];
+
+	if (mallctl("arenas.nbins", &nbins, &sz, NULL, 0) || nbins == 0)
+		die("mallctl arenas.nbins");
+	snprintf(name, sizeof(name), "arenas.bin.%u.size", nbins - 1);
+	sz = sizeof(max);
+	if (mallctl(name, &max, &sz, NULL, 0))
+		die("mallctl arenas.bin.N.size");
+	return max;
+}
+
+/*
+ * N trials of bug KIND with objects of SIZE.  Small objects of the
+ * overflow kinds stay allocated (each trial takes the next two objects,
+ * as a program does: the next one may be in the next slab); the others
+ * are freed after each trial.  A trial whose layout is not the one the
+ * kind needs (two objects not adjacent, memory not handed out again) is
+ * not counted, and retried.
+ */
+static int trials(const char *kind, size_t size, int n)
+{
+	static void *keep[KEEP_MAX];
+	size_t nkeep = 0;
+	int done = 0, missed = 0, other = 0, setup = 0, recut = 0, recut_missed = 0;
+	size_t page = 0, psz = sizeof(page);
+
+	int small = nallocx(size, 0) <= small_max();
+
+	while (done < n) {
+		char *a = NULL, *b = NULL, *q = NULL;
+		volatile char *target = NULL;
+		int r;
+
+		if (setup > 20 * n + 100)
+			die("trials: too many set-ups without the layout");
+		if (!strcmp(kind, "overflow") || !strcmp(kind, "overflow-realloc")) {
+			if (!strcmp(kind, "overflow"))
+				a = malloc(size);
+			else
+				a = realloc(malloc(16), size);
+			if (!a)
+				die("malloc failed");
+			if (small) {
+				b = malloc(size);
+				if (!b)
+					die("malloc failed");
+				if (addr_of(a) + malloc_usable_size(a) != addr_of(b)) {
+					setup++;
+					keep_pair(keep, &nkeep, a, b);
+					continue;
+				}
+			}
+			target = a + malloc_usable_size(a);
+		} else if (!strcmp(kind, "uaf")) {
+			a = malloc(size);
+			if (!a)
+				die("malloc failed");
+			memset(a, 1, size);
+			stale = (uintptr_t)a;
+			free(a);
+			target = (volatile char *)stale;
+			a = NULL;
+		} else if (!strncmp(kind, "reuse", 5)) {
+			char *old = malloc(size);
+
+			if (!old)
+				die("malloc failed");
+			memset(old, 1, size);
+			stale = (uintptr_t)old;
+			free(old);
+			if (!strcmp(kind, "reuse"))
+				q = malloc(size);
+			else if (!strcmp(kind, "reuse-calloc"))
+				q = calloc(1, size);
+			else if (!strcmp(kind, "reuse-realloc"))
+				q = realloc(malloc(16), size);
+			else
+				die("unknown trial kind");
+			if (!q)
+				die("malloc failed");
+			if (addr_of((void *)stale) < addr_of(q) ||
+			    addr_of((void *)stale) >= addr_of(q) + malloc_usable_size(q)) {
+				/* Not handed out again over the old pointer. */
+				setup++;
+				free(q);
+				continue;
+			}
+			target = (volatile char *)stale;
+		} else {
+			die("unknown trial kind");
+		}
+		r = write_traps(target);
+		if (!small && q) {
+			if (!page && mallctl("arenas.page", &page, &psz, NULL, 0))
+				die("mallctl arenas.page");
+			if ((addr_of((void *)stale) & ~(page - 1)) !=
+			    (addr_of(q) & ~(page - 1))) {
+				/*
+				 * A large object in memory cut differently
+				 * (another extent base): its previous tag is
+				 * not known (patch 0003); counted apart.
+				 */
+				recut++;
+				recut_missed += r == 0;
+				free(q);
+				continue;
+			}
+		}
+		done++;
+		if (r == 0)
+			missed++;
+		else if (r < 0)
+			other++;
+		if (small && b) {
+			keep_pair(keep, &nkeep, a, b);
+		} else {
+			free(a);
+		}
+		free(q);
+	}
+	keep_pair(keep, &nkeep, NULL, NULL);
+	printf("mtagtest: trials %s %zu: %d trials, %d missed, %d other faults (%d set-ups skipped",
+	       kind, size, done, missed, other, setup);
+	if (recut)
+		printf("; apart: %d reuses of a large object's memory from another extent base, %d missed",
+		       recut, recut_missed);
+	printf(")\n");
+	return missed || other ? 1 : 0;
+}
+
+/*
+ * Three adjacent objects of SIZE (a small class), freed and allocated
+ * again N times (the tcache gives the same three back).  Each time, every
+ * object must get a tag unlike the one its memory had before and unlike
+ * its live neighbours'; the middle one's tags over the N rounds must cover
+ * the tags of MASK (each at least N/30 times: a uniform choice among the
+ * 12 or more allowed gives about N/15) and no other.  Tags are kept per
+ * address, so that a round where the tcache hands the three back in
+ * another order still compares each memory with itself.
+ */
+#define SEEN_MAX 64
+static int tags(size_t size, int n, unsigned mask)
+{
+	char *v[3], *keep[64];
+	struct { uintptr_t at; unsigned tag; } seen[SEEN_MAX];
+	unsigned hist[16] = { 0 };
+	int i, j, k, nseen = 0, same_prev = 0, same_nb = 0, moved = 0, bad;
+
+	/* Three in a row: consecutive allocations from a fresh slab region. */
+	for (i = 0; i < 64; i++) {
+		keep[i] = malloc(size);
+		if (!keep[i])
+			die("malloc failed");
+	}
+	for (i = 0; i + 2 < 64; i++)
+		if (addr_of(keep[i]) + malloc_usable_size(keep[i]) == addr_of(keep[i + 1]) &&
+		    addr_of(keep[i + 1]) + malloc_usable_size(keep[i + 1]) == addr_of(keep[i + 2]))
+			break;
+	if (i + 2 >= 64)
+		die("tags: no three adjacent objects");
+	for (j = 0; j < 3; j++) {
+		v[j] = keep[i + j];
+		keep[i + j] = NULL;
+		seen[nseen].at = addr_of(v[j]);
+		seen[nseen++].tag = tag_of(v[j]);
+	}
+	for (int round = 0; round < n; round++) {
+		for (j = 0; j < 3; j++)
+			free(v[j]);
+		for (j = 2; j >= 0; j--) {
+			v[j] = malloc(size);
+			if (!v[j])
+				die("malloc failed");
+		}
+		for (j = 0; j < 3; j++) {
+			for (k = 0; k < nseen && seen[k].at != addr_of(v[j]); k++)
+				;
+			if (k == nseen) {
+				moved++;
+				if (nseen == SEEN_MAX)
+					die("tags: the objects keep moving");
+				seen[nseen].at = addr_of(v[j]);
+				seen[nseen++].tag = tag_of(v[j]);
+				continue;
+			}
+			if (seen[k].tag == tag_of(v[j]))
+				same_prev++;
+			seen[k].tag = tag_of(v[j]);
+		}
+		qsort(v, 3, sizeof(v[0]), cmp_ptr);
+		for (j = 0; j < 2; j++)
+			if (addr_of(v[j]) + malloc_usable_size(v[j]) == addr_of(v[j + 1]) &&
+			    tag_of(v[j]) == tag_of(v[j + 1]))
+				same_nb++;
+		hist[tag_of(v[1])]++;
+	}
+	printf("mtagtest: tags %zu, %d rounds: histogram of the middle object's tag:", size, n);
+	for (j = 0; j < 16; j++)
+		printf(" %d:%u", j, hist[j]);
+	printf("\nmtagtest: tags %zu: same as the previous tag %d, same as a neighbour %d, objects at a new address %d\n",
+	       size, same_prev, same_nb, moved);
+	bad = same_prev || same_nb || moved > n / 100;
+	for (j = 0; j < 16; j++)
+		if ((mask >> j) & 1 ? hist[j] < (unsigned)(n / 30) : hist[j] != 0)
+			bad = 1;
+	for (j = 0; j < 64; j++)
+		free(keep[j]);
+	for (j = 0; j < 3; j++)
+		free(v[j]);
+	return bad;
+}
+
+/*
+ * experimental.batch_alloc: N objects of SIZE (MALLOCX_ZERO if ZERO); N 0:
+ * a slab's worth and 100 more, so that batch_alloc fills whole fresh slabs
+ * (arena_fill_small_fresh) and takes the rest from the tcache.
+ */
+static int batch(size_t size, size_t n, int zero)
+{
+	struct {
+		void **ptrs;
+		size_t num;
+		size_t size;
+		int flags;
+	} pk;
+	void **ptrs;
+	uintptr_t *sorted;
+	size_t filled = 0, sz = sizeof(filled), i, j, untagged = 0, eq = 0;
+	int tagging = 0;
+
+	if (n == 0)
+		n = class_nregs(size) + 100;
+	ptrs = calloc(n, sizeof(*ptrs));
+	sorted = calloc(n, sizeof(*sorted));
+	if (!ptrs || !sorted)
+		die("calloc failed");
+	{
+		void *p = malloc(32);
+		tagging = tag_of(p) != 0;
+		free(p);
+	}
+	pk.ptrs = ptrs;
+	pk.num = n;
+	pk.size = size;
+	pk.flags = zero ? MALLOCX_ZERO : 0;
+	if (mallctl("experimental.batch_alloc", &filled, &sz, &pk, sizeof(pk)))
+		die("mallctl experimental.batch_alloc");
+	for (i = 0; i < filled; i++) {
+		size_t us = malloc_usable_size(ptrs[i]);
+
+		if (!tag_of(ptrs[i]))
+			untagged++;
+		if (tagging) {
+			CHECK(us >= 16);
+			CHECK(((uintptr_t)ptrs[i] & 15) == 0);
+		}
+		if (zero)
+			for (j = 0; j < us; j++)
+				CHECK(((char *)ptrs[i])[j] == 0);
+		fill_check(ptrs[i], us, (int)i);
+		sorted[i] = (uintptr_t)ptrs[i];
+	}
+	qsort(sorted, filled, sizeof(sorted[0]), cmp_ptr);
+	for (i = 1; i < filled; i++)
+		if (addr_of((void *)sorted[i - 1]) + malloc_usable_size((void *)sorted[i - 1]) ==
+		    addr_of((void *)sorted[i]) &&
+		    tag_of((void *)sorted[i - 1]) == tag_of((void *)sorted[i]))
+			eq++;
+	for (i = 0; i < filled; i++)
+		free(ptrs[i]);
+	free(ptrs);
+	free(sorted);
+	printf("mtagtest: batch %zu x %zu%s: %zu filled, %zu untagged, %zu adjacent pairs with one tag (tagging %s)\n",
+	       n, size, zero ? " zeroed" : "", filled, untagged, eq, tagging ? "on" : "off");
+	if (filled != n)
+		return 1;
+	return tagging && (untagged || eq) ? 1 : 0;
+}
+
+/* arena.<i>.reset and .destroy with live objects, then zeroed allocations. */
+static int reset(void)
+{
+	static char *small[400], *large[8];
+	char name[64];
+	unsigned ind, ind2;
+	size_t sz = sizeof(ind), i, j;
+	int fl, tagging, trapped = 0, stale_checks = 0;
+	uintptr_t stale_small, stale_large;
+
+	{
+		void *p = malloc(32);
+		tagging = tag_of(p) != 0;
+		free(p);
+	}
+	for (int round = 0; round < 2; round++) {
+		const char *what = round ? "destroy" : "reset";
+
+		if (mallctl("arenas.create", &ind, &sz, NULL, 0))
+			die("mallctl arenas.create");
+		fl = MALLOCX_ARENA(ind) | MALLOCX_TCACHE_NONE;
+		for (i = 0; i < 400; i++) {
+			small[i] = mallocx(48, fl);
+			CHECK(small[i]);
+			memset(small[i], 0x77, 48);
+		}
+		for (i = 0; i < 8; i++) {
+			large[i] = mallocx(100000, fl);
+			CHECK(large[i]);
+			memset(large[i], 0x77, 100000);
+		}
+		stale_small = (uintptr_t)small[7];
+		stale_large = (uintptr_t)large[3];
+		snprintf(name, sizeof(name), "arena.%u.%s", ind, what);
+		if (mallctl(name, NULL, NULL, NULL, 0))
+			die("mallctl arena.<i>.reset/destroy");
+		if (round) {
+			/* A new arena: it may take the destroyed one's memory. */
+			if (mallctl("arenas.create", &ind2, &sz, NULL, 0))
+				die("mallctl arenas.create");
+			fl = MALLOCX_ARENA(ind2) | MALLOCX_TCACHE_NONE;
+		}
+		for (i = 0; i < 400; i++) {
+			small[i] = mallocx(48, fl | MALLOCX_ZERO);
+			CHECK(small[i]);
+			for (j = 0; j < 48; j++)
+				CHECK(small[i][j] == 0);
+		}
+		for (i = 0; i < 8; i++) {
+			large[i] = mallocx(100000, fl | MALLOCX_ZERO);
+			CHECK(large[i]);
+			for (j = 0; j < 100000; j += 4096)
+				CHECK(large[i][j] == 0);
+		}
+		if (tagging && !round) {
+			/* The arena's memory is in use again: the old pointers
+			 * must trap (new tag, or tag 0). */
+			trapped += write_traps((volatile char *)stale_small) == 1;
+			trapped += write_traps((volatile char *)stale_large) == 1;
+			stale_checks += 2;
+		}
+		for (i = 0; i < 400; i++)
+			dallocx(small[i], MALLOCX_TCACHE_NONE);
+		for (i = 0; i < 8; i++)
+			dallocx(large[i], MALLOCX_TCACHE_NONE);
+	}
+	printf("mtagtest: reset ok: zeroed allocations after arena reset and destroy, %d of %d old pointers trapped (tagging %s)\n",
+	       trapped, stale_checks, tagging ? "on" : "off");
+	return trapped == stale_checks ? 0 : 1;
+}
+
+/* Where bench's pointers go, so that no allocation is optimised out. */
+void *volatile mtagtest_sink;
+
+static int bench(long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++) {
+		void *p = malloc(32);
+
+		mtagtest_sink = p;
+		free(p);
+	}
+	printf("mtagtest: bench %ld\n", n);
+	return 0;
+}
+
 static int status(void)
 {
 	int ctrl = prctl(PR_GET_TAGGED_ADDR_CTRL, 0, 0, 0, 0);
@@ -544,6 +1056,18 @@ int main(int argc, char **argv)
 		return classes(n);
 	if (!strcmp(m, "neighbours"))
 		return neighbours(n);
+	if (!strcmp(m, "tags"))
+		return tags(n, argc > 3 ? atoi(argv[3]) : 15000,
+			    argc > 4 ? (unsigned)strtoul(argv[4], NULL, 0) : 0xfffe);
+	if (!strcmp(m, "trials") && argc > 4)
+		return trials(argv[2], strtoull(argv[3], NULL, 0), atoi(argv[4]));
+	if (!strcmp(m, "batch"))
+		return batch(n, argc > 3 ? strtoull(argv[3], NULL, 0) : 100,
+			     argc > 4 ? atoi(argv[4]) : 0);
+	if (!strcmp(m, "reset"))
+		return reset();
+	if (!strcmp(m, "bench"))
+		return bench((long)n);
 	catch_segv();
 	if (!strcmp(m, "api"))
 		return api();
