@@ -129,6 +129,26 @@ static void mask_control(void)
 		waitpid(pid, &status, 0);
 }
 
+static void tag0_refused(const char *name)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0) {
+		int r = prctl(PR_SET_MTE_EXEC_DEFAULT, PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP |
+			      (1UL << PR_MTE_EXEC_TAG_SHIFT), 0, 0, 0);
+
+		_exit(r == -1 && errno == EINVAL ? 0 : 1);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("PASS: %s\n", name);
+	} else {
+		printf("FAIL: %s: PR_SET_MTE_EXEC_DEFAULT with mask 0x0001 was not refused with EINVAL\n", name);
+		failures++;
+	}
+	fflush(stdout);
+}
+
 static int set_sysctl(const char *path, const char *value)
 {
 	FILE *f = fopen(path, "w");
@@ -247,8 +267,11 @@ int main(void)
 	mask_control();
 	expect("default sync heap without a tag mask: 0xfffe used", "sigsegv 9", "/mtebug",
 	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP, 0, none);
-	expect("default sync heap with tag 0 alone: 0xfffe used", "sigsegv 9", "/mtebug",
-	       PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_HEAP | (1UL << PR_MTE_EXEC_TAG_SHIFT), 0, none);
+	/* A mask of tag 0 alone cannot reach glibc through this kernel
+	 * any more: the kernel refuses it (patch 0006).  glibc's own
+	 * check (memtag-exec-default-mask.patch) stays for a kernel that
+	 * hands one over. */
+	tag0_refused("default sync heap with tag 0 alone: the kernel refuses it");
 
 	/* Issue 32: with the tagged address ABI turned off the kernel
 	 * refuses PR_SET_TAGGED_ADDR_CTRL; a static program (the rebuilt
