@@ -74,7 +74,7 @@ if play root root site.yml; then
 else
 	fail ansible/root/run "exit status $? (log: results/root.log): $(grep -E '^(fatal|failed):' "$R/root.log" | head -3 | cut -c1-400)"
 fi
-grep -q "MTE present, mtag's kernel" "$R/root.log" &&
+grep -q "MTE present: True; mtag's kernel: True" "$R/root.log" &&
 	pass ansible/root/kernel-check || fail ansible/root/kernel-check "the check after the reboot did not pass or did not run"
 w=$(dropin 50-web 2>&1) c=$(dropin 50-cache 2>&1)
 if [ "$w" = "root:root 644
