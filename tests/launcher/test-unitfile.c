@@ -5,6 +5,7 @@
 
 #include "strmap.h"
 #include "unit.h"
+#include "execstart.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"

@@ -26,6 +26,7 @@
 #include "policy.h"
 #include "strmap.h"
 #include "sysvinit.h"
+#include "execstart.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"

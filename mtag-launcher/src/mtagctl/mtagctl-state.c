@@ -24,7 +24,7 @@
 #include "smaps.h"
 #include "systemd-time.h"
 #include "mtagctl-sd.h"
-#include "mtagctl-status.h"
+#include "mtagctl-state.h"
 #include "mtagctl-verdict.h"
 #include "policy.h"
 #include "upgrade.h"

@@ -58,7 +58,7 @@ int admin_apply_cpu_preferred(const struct conf_opts *co, bool strict)
 		policy_free(&p);
 		return 0;
 	}
-	r = mte_set_cpu_preferred(SYSFS_CPU_DIR, p.cpu_preferred, errbuf, sizeof(errbuf));
+	r = mte_set_cpu_preferred(SYSFS_CPU_DIR, mode_name(p.cpu_preferred), errbuf, sizeof(errbuf));
 	if (r < 0) {
 		log_msg(LOG_ERR, NULL, "%s:%u: cannot set the preferred mode %s: %s: %s",
 			p.cpu_preferred_file, p.cpu_preferred_line, mode_name(p.cpu_preferred),

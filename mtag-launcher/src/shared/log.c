@@ -36,6 +36,7 @@ void log_setup(const char *prog, enum log_target t, bool quiet)
 {
 	prog_name = prog;
 	be_quiet = quiet;
+	sdlib_set_warn(log_stderr);
 	stream_prefix = false;
 	switch (t) {
 	case LOG_JOURNAL:

@@ -21,4 +21,9 @@ struct sdlib {
  * libsystemd.so.0 cannot be loaded. */
 const struct sdlib *sdlib(void);
 
+/* Where sdlib() says why libsystemd cannot be used (PRIORITY as
+ * syslog(3)): the logger sets its stderr writer (log_setup()); until then,
+ * plain stderr. */
+void sdlib_set_warn(void (*warn)(int priority, const char *text));
+
 #endif

@@ -27,12 +27,6 @@
 #include <stdint.h>
 
 #define UPGRADE_BASE_DIR "/run/mtag"
-#define UPGRADE_DEFAULT_NS (600ULL * 1000000000ULL) /* upgrade=10min */
-/* The longest upgrade= window (mtag-policy.conf(5)): a week.  The window is
- * a deadline of CLOCK_BOOTTIME in ns, which the kernel keeps in a signed
- * ktime_t (KTIME_MAX, about 292 years, refuses 106752d and more); a window
- * longer than a week is a policy of sync, which says so itself. */
-#define UPGRADE_MAX_NS (7ULL * 24 * 3600 * 1000000000ULL)
 /* A sync fault counts as one of the window up to this long after its end
  * (the window starts at the exec, a little after the grant). */
 #define UPGRADE_SLACK_USEC (30ULL * 1000000ULL)
