@@ -283,11 +283,7 @@ static void entry_add(struct faultd_entry *e, const char *name, const char *fmt,
 
 static void hhmmss(uint64_t usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "(unknown time)");
+	timestamp_format_local(usec, "%H:%M:%S", "(unknown time)", buf, len);
 }
 
 /*

@@ -412,17 +412,6 @@ int faultd_cursor_load(const char *dir, char **cursor, const char **what)
 	return 1;
 }
 
-int faultd_cursor_save(const char *dir, const char *cursor, bool durable, const char **what)
-{
-	char *text = xasprintf("%s\n", cursor);
-	int err;
-
-	*what = what_path(dir, "cursor");
-	err = write_file_replace(*what, text, strlen(text), 0644, durable);
-	free(text);
-	return err;
-}
-
 bool faultd_cursor_boot(const char *cursor, char *boot, size_t len)
 {
 	const char *p = cursor;

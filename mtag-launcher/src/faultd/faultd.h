@@ -54,15 +54,11 @@ void faultd_entry_free(struct faultd_entry *e);
  * /var/lib/mtag.  Malloc'ed. */
 char *faultd_state_dir(const char *dir_opt);
 
-/* DIR/cursor: the journal cursor of the last kernel entry handled.
- * load: 1 and *CURSOR (malloc'ed), 0 when there is none (no file, or an
- * empty one), -errno.  save: write_file_replace() (fileio.h: a temporary
- * file, fsync()ed when DURABLE, renamed over DIR/cursor, then DIR
- * fsync()ed); 0 or -errno.
- * Either sets *WHAT to DIR/cursor (a static buffer). */
+/* DIR/cursor, the journal cursor of the last kernel entry handled as
+ * older versions saved it (the state file holds it now): 1 and *CURSOR
+ * (malloc'ed), 0 when there is none (no file, or an empty one), -errno.
+ * Sets *WHAT to DIR/cursor (a static buffer). */
 int faultd_cursor_load(const char *dir, char **cursor, const char **what);
-int faultd_cursor_save(const char *dir, const char *cursor, bool durable,
-		       const char **what);
 
 /* The boot ID ("b=" field, 32 hex digits) of a journal cursor into BOOT
  * (>= 33 bytes).  false when the cursor has none. */

@@ -356,8 +356,6 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 	uint64_t until_boot, until_usec;
 	char span[64], when[64], until_s[64], fault_usec[32];
 	int r = upgrade_grant_for(o->upgrade_dir, unit, inv, &g);
-	struct tm tm;
-	time_t t;
 
 	if (r == 0)
 		return;
@@ -391,12 +389,8 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 		}
 		return;
 	}
-	t = (time_t)(g.fault_usec / 1000000);
-	if (!g.fault_usec || !localtime_r(&t, &tm) || !strftime(when, sizeof(when), "%H:%M:%S", &tm))
-		snprintf(when, sizeof(when), "(unknown time)");
-	t = (time_t)(until_usec / 1000000);
-	if (!localtime_r(&t, &tm) || !strftime(until_s, sizeof(until_s), "%H:%M:%S", &tm))
-		snprintf(until_s, sizeof(until_s), "?");
+	timestamp_format_local(g.fault_usec, "%H:%M:%S", "(unknown time)", when, sizeof(when));
+	timestamp_format_local(until_usec, "%H:%M:%S", "?", until_s, sizeof(until_s));
 	snprintf(fault_usec, sizeof(fault_usec), "%llu", (unsigned long long)g.fault_usec);
 	if (log_to_journal() && sdlib()) {
 		sdlib()->journal_send("MESSAGE=%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",

@@ -30,6 +30,7 @@
 #include "log.h"
 #include "mtagctl.h"
 #include "mtagctl-sd.h"
+#include "mtagctl-verdict.h"
 #include "procmaps.h"
 #include "systemd-time.h"
 #include "util.h"
@@ -285,26 +286,17 @@ static void add_upgrade_start(const struct ctl *c, struct fault_rec *r)
 	sd_journal_close(j);
 }
 
-static void hms(uint64_t usec, char *buf, size_t len)
-{
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
-}
-
 static void print_upgrade(const struct fault_rec *r)
 {
 	char a[16], b[16], c2[16], d[16], e_text[2048];
 
 	if (r->upgraded_from[0]) {
-		hms(r->upgraded_from_usec, a, sizeof(a));
-		hms(r->usec, d, sizeof(d));
+		clock_hms(r->upgraded_from_usec, a, sizeof(a));
+		clock_hms(r->usec, d, sizeof(d));
 		printf("    upgrade: async fault at %s -> upgraded start", a);
 		if (r->upgrade_start_usec) {
-			hms(r->upgrade_start_usec, b, sizeof(b));
-			hms(r->upgrade_until_usec, c2, sizeof(c2));
+			clock_hms(r->upgrade_start_usec, b, sizeof(b));
+			clock_hms(r->upgrade_until_usec, c2, sizeof(c2));
 			printf(" at %s (sync until %s)", b, c2);
 		}
 		printf(" -> sync fault at %s: %s\n", d,
@@ -324,11 +316,7 @@ static void print_upgrade(const struct fault_rec *r)
 
 static void print_time(uint64_t usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %Y-%m-%d %H:%M:%S %Z", &tm))
-		snprintf(buf, len, "@%" PRIu64, usec / 1000000);
+	timestamp_format_local(usec, "%a %Y-%m-%d %H:%M:%S %Z", NULL, buf, len);
 }
 
 /* Every string of a record came from the journal, and some from the

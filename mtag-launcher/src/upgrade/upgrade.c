@@ -238,11 +238,7 @@ static bool invocation_valid(const char *s)
 
 static void fmt_time(uint64_t usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "(unknown time)");
+	timestamp_format_local(usec, "%Y-%m-%d %H:%M:%S", "(unknown time)", buf, len);
 }
 
 bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec)
