@@ -40,6 +40,7 @@
 #include "systemd-time.h"
 #include "faultd.h"
 #include "log.h"
+#include "main-func.h"
 #include "policy.h"
 #include "upgrade.h"
 #include "faultfields.h"
@@ -105,13 +106,13 @@ static int run_stdin(const struct opts *o)
 	free(line);
 	if (ferror(stdin)) {
 		log_msg(LOG_ERR, NULL, "reading standard input: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
 	if (fflush(stdout) != 0) {
 		log_msg(LOG_ERR, NULL, "writing standard output: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
-	return 0;
+	return EXIT_SUCCESS;
 }
 
 /* --- the journal --------------------------------------------------------- */
@@ -658,7 +659,7 @@ static int run_journal(const struct opts *o)
 	sd_id128_t boot_id;
 	char boot[33], match[64];
 	sigset_t ss;
-	int r, sfd = -1, rc = 1;
+	int r, sfd = -1, rc = EXIT_FAILURE;
 
 	/* SIGTERM and SIGINT through a signalfd next to the journal's fd:
 	 * sd_journal_wait() restarts its poll() after a signal, so it cannot
@@ -669,7 +670,7 @@ static int run_journal(const struct opts *o)
 	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0 ||
 	    (sfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		log_msg(LOG_ERR, NULL, "signalfd: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
 	r = sd_id128_get_boot(&boot_id);
 	if (r < 0) {
@@ -726,7 +727,7 @@ static int run_journal(const struct opts *o)
 			break;
 	}
 	sd_notify(0, "STOPPING=1");
-	rc = save_cursor(&s, true) < 0 ? 1 : 0;
+	rc = save_cursor(&s, true) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
 	faultd_entry_free(&s.e);
 	if (s.policy.loaded)
@@ -743,7 +744,9 @@ out:
 enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION,
        OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG };
 
-int main(int argc, char **argv)
+/* As systemd's parse_argv(): 1 to go on, 0 when the work is done
+ * (--help, --version), -1 on a usage error (said). */
+static int parse_args(int argc, char **argv, struct opts *o, const char **state_dir)
 {
 	static const struct option longopts[] = {
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -760,36 +763,33 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .proc = "/proc" };
-	const char *state_dir = NULL;
-	int c, rc;
+	int c;
 
-	log_setup(PROG, LOG_STREAM, false);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATE_DIR:
-			state_dir = optarg;
+			*state_dir = optarg;
 			break;
 		case OPT_FROM_STDIN:
-			o.from_stdin = true;
+			o->from_stdin = true;
 			break;
 		case OPT_PROC:
-			o.proc = optarg;
+			o->proc = optarg;
 			break;
 		case OPT_JOURNAL_DIR:
-			o.journal_dir = optarg;
+			o->journal_dir = optarg;
 			break;
 		case OPT_PRINT:
-			o.print = true;
+			o->print = true;
 			break;
 		case OPT_UPGRADE_DIR:
-			o.upgrade_dir = optarg;
+			o->upgrade_dir = optarg;
 			break;
 		case OPT_ROOT:
-			o.conf.root = optarg;
+			o->conf.root = optarg;
 			break;
 		case OPT_CONFIG:
-			o.conf.single = optarg;
+			o->conf.single = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -799,37 +799,53 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return 2;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		log_msg(LOG_ERR, NULL, "unexpected argument '%s' (see --help)", argv[optind]);
-		return 2;
+		return -1;
 	}
-	if (o.from_stdin && (state_dir || o.journal_dir)) {
+	if (o->from_stdin && (*state_dir || o->journal_dir)) {
 		log_msg(LOG_ERR, NULL, "--from-stdin reads no journal: --state-dir and --journal-dir do not go with it");
-		return 2;
+		return -1;
 	}
+	return 1;
+}
+
+/* DIR is a directory, or -1 (said). */
+static int state_dir_check(const char *dir)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	if (!why)
+		return 0;
+	log_msg(LOG_ERR, NULL, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", dir, why);
+	return -1;
+}
+
+static int run(int argc, char **argv)
+{
+	struct opts o = { .proc = "/proc" };
+	const char *state_dir = NULL;
+	int r, rc;
+
+	log_setup(PROG, LOG_STREAM, false);
+	r = parse_args(argc, argv, &o, &state_dir);
+	if (r <= 0)
+		return r < 0 ? EXIT_INVALIDARGUMENT : EXIT_SUCCESS;
 	if (o.from_stdin)
 		return run_stdin(&o);
 
 	o.state_dir = faultd_state_dir(state_dir);
-	{
-		struct stat st;
-
-		const char *why = NULL;
-
-		if (stat(o.state_dir, &st) < 0)
-			why = strerror(errno);
-		else if (!S_ISDIR(st.st_mode))
-			why = "not a directory";
-		if (why) {
-			log_msg(LOG_ERR, NULL, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", o.state_dir, why);
-			free(o.state_dir);
-			return 1;
-		}
-	}
-	rc = run_journal(&o);
+	rc = state_dir_check(o.state_dir) < 0 ? EXIT_FAILURE : run_journal(&o);
 	free(o.state_dir);
 	return rc;
 }
+
+DEFINE_MAIN_FUNCTION(run)

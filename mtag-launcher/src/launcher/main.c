@@ -25,6 +25,7 @@
 #include "execdef.h"
 #include "exitcodes.h"
 #include "log.h"
+#include "main-func.h"
 #include "mte.h"
 #include "policy.h"
 #include "report.h"
@@ -103,6 +104,8 @@ enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
        OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
        OPT_POLICY_ERRORS, OPT_UPGRADE_PREPARE, OPT_UPGRADE_DIR };
 
+/* As systemd's parse_argv(): the index of COMMAND in ARGV (> 0), 0 when
+ * the work is done (--help, --version), -1 on a usage error. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longopts[] = {
@@ -233,10 +236,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			usage(stdout);
-			exit(0);
+			return 0;
 		case 'V':
 			printf("mtag-launcher %s\n", MTAG_VERSION);
-			exit(0);
+			return 0;
 		default:
 			usage(stderr);
 			return -1;
@@ -466,7 +469,7 @@ static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
 		if (!e) {
 			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
 				o->policy_entry, p->n_diags ? p->diags[0].msg : "no entry");
-			return EXIT_USAGE;
+			return EXIT_CANCELED;
 		}
 		r->e = e;
 		r->mode = e->mode;
@@ -591,7 +594,7 @@ static int set_report_mode(struct run *r)
 		if (e < 0) {
 			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
 				run_unit(r), strerror(-e), r->prog);
-			return EXIT_USAGE;
+			return EXIT_CANCELED;
 		}
 	}
 	if (r->mode == MTAG_MODE_REPORT && r->hw && !r->report_ok &&
@@ -644,7 +647,7 @@ static int set_up_kernel(struct run *r, const struct opts *o)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct opts o;
 	struct policy p;
@@ -654,8 +657,8 @@ int main(int argc, char **argv)
 
 	log_setup("mtag-launcher", LOG_AUTO, false);
 	first = parse_args(argc, argv, &o);
-	if (first < 0)
-		return EXIT_USAGE;
+	if (first <= 0)
+		return first < 0 ? EXIT_CANCELED : EXIT_SUCCESS;
 	log_setup("mtag-launcher", o.action == ACT_RUN || o.action == ACT_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
 		  o.quiet);
 
@@ -686,14 +689,14 @@ int main(int argc, char **argv)
 		goto out;
 	if (tunables_apply(r.value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
-		rc = EXIT_USAGE;
+		rc = EXIT_CANCELED;
 		goto out;
 	}
 	/* heap=off for jemalloc too, which tags on its own when checking is
 	 * on (patches/jemalloc): glibc's tunable does not reach it. */
 	if (malloc_conf_apply(r.heap) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set MALLOC_CONF: %s", strerror(errno));
-		rc = EXIT_USAGE;
+		rc = EXIT_CANCELED;
 		goto out;
 	}
 	command = join_argv(argv + first);
@@ -713,3 +716,5 @@ out:
 	policy_free(&p);
 	return rc;
 }
+
+DEFINE_MAIN_FUNCTION(run)

@@ -655,11 +655,11 @@ int verb_faults(const struct ctl *c)
 	if (e < 0) {
 		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
 			c->directory ? c->directory : "", strerror(-e));
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->boot && resolve_boot(c, j, boot) < 0) {
 		sd_journal_close(j);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
 	sd_journal_add_match(j, "_UID=0", 0);
@@ -698,7 +698,7 @@ int verb_faults(const struct ctl *c)
 			       c->unit ? c->unit : "",
 			       n || other_hosts(c) ? "" : " (mtag-faultd records them: is mtag-faultd.service running?)");
 		sd_journal_close(j);
-		return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
+		return n ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
 	/* Follow: wait for journal changes (no polling loop). */
 	for (;;) {
@@ -713,5 +713,5 @@ int verb_faults(const struct ctl *c)
 		}
 	}
 	sd_journal_close(j);
-	return CTL_EXIT_FAIL;
+	return EXIT_INVALIDARGUMENT;
 }

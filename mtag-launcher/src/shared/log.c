@@ -2,6 +2,7 @@
 /* log.c -- the one logger: journal entries, or stderr lines (see log.h). */
 #include "log.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,20 @@ void log_setup(const char *prog, enum log_target t, bool quiet)
 		use_journal = getenv("INVOCATION_ID") != NULL &&
 			      access(JOURNAL_SOCKET, W_OK) == 0;
 		break;
+	}
+}
+
+void log_setup_generator(const char *prog)
+{
+	log_setup(prog, LOG_STDERR, true);
+	/* $SYSTEMD_SCOPE: run by systemd (251+). */
+	if (getenv("SYSTEMD_SCOPE") && !isatty(STDERR_FILENO)) {
+		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+
+		if (fd >= 0) {
+			dup2(fd, STDERR_FILENO);
+			close(fd);
+		}
 	}
 }
 

@@ -24,6 +24,10 @@ enum log_target {
 /* PROG: name used as prefix / SYSLOG_IDENTIFIER.  QUIET: nothing below
  * LOG_WARNING on stderr. */
 void log_setup(const char *prog, enum log_target t, bool quiet);
+/* A systemd generator's log_setup() (systemd's log_setup_generator()):
+ * stderr, quiet; run by systemd, whose PID 1's stderr reaches no log,
+ * the kernel log instead, which journald imports. */
+void log_setup_generator(const char *prog);
 bool log_to_journal(void);
 const char *log_prog(void);
 
