@@ -91,7 +91,7 @@ static void usage(FILE *f)
 
 static int run_stdin(const struct opts *o)
 {
-	struct faultd_entry e = { 0 };
+	struct log_struct e = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -100,9 +100,9 @@ static int run_stdin(const struct opts *o)
 		struct faultd_kmsg k = { .text = line, .len = (size_t)n };
 
 		if (faultd_build(o->proc, &k, &e) != FAULTD_NONE)
-			faultd_entry_print(stdout, &e);
+			log_struct_print(stdout, &e);
 	}
-	faultd_entry_free(&e);
+	log_struct_free(&e);
 	free(line);
 	if (ferror(stdin)) {
 		log_msg(LOG_ERR, NULL, "reading standard input: %s", strerror(errno));
@@ -156,7 +156,7 @@ struct follow {
 	const struct opts *o;
 	struct policy_cache policy;
 	sd_journal *j;
-	struct faultd_entry e;
+	struct log_struct e;
 	/* The cursor of the last kernel entry handled and the counts up to
 	 * it: what DIR/state holds once saved. */
 	struct faultcount count;
@@ -205,12 +205,12 @@ static void count_entry(struct follow *s, enum faultd_kind kind)
 
 	switch (kind) {
 	case FAULTD_FAULT:
-		faultcount_add_fault(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
-				     faultd_entry_get(&s->e, "MTAG_CAUSE"));
+		faultcount_add_fault(&s->count, log_struct_get(&s->e, "MTAG_UNIT"),
+				     log_struct_get(&s->e, "MTAG_CAUSE"));
 		break;
 	case FAULTD_SUPPRESSED:
-		n = faultd_entry_get(&s->e, "MTAG_SUPPRESSED");
-		faultcount_add_suppressed(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
+		n = log_struct_get(&s->e, "MTAG_SUPPRESSED");
+		faultcount_add_suppressed(&s->count, log_struct_get(&s->e, "MTAG_UNIT"),
 					  n ? strtoull(n, NULL, 10) : 0);
 		break;
 	case FAULTD_UNPARSED:
@@ -223,28 +223,16 @@ static void count_entry(struct follow *s, enum faultd_kind kind)
 
 static int send_entry(struct follow *s)
 {
-	struct iovec *iov;
-	int r;
-
 	if (s->o->print) {
-		faultd_entry_print(stdout, &s->e);
+		log_struct_print(stdout, &s->e);
 		fflush(stdout);
 		return 0;
 	}
-	iov = calloc(s->e.n, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->e.n; i++) {
-		iov[i].iov_base = s->e.fields[i];
-		iov[i].iov_len = strlen(s->e.fields[i]);
-	}
-	r = sd_journal_sendv(iov, (int)s->e.n);
-	free(iov);
-	return r;
+	return log_struct_send(&s->e);
 }
 
 /* Add SUFFIX to the MESSAGE= field of E. */
-static void message_append(struct faultd_entry *e, const char *suffix)
+static void message_append(struct log_struct *e, const char *suffix)
 {
 	for (size_t i = 0; i < e->n; i++)
 		if (strncmp(e->fields[i], "MESSAGE=", 8) == 0) {
@@ -256,30 +244,6 @@ static void message_append(struct faultd_entry *e, const char *suffix)
 			e->fields[i] = m;
 			return;
 		}
-}
-
-static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	char *v, *f;
-
-	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&f, "%s=%s", name, v) < 0)
-		abort();
-	free(v);
-	if (e->n == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 32;
-		e->fields = realloc(e->fields, e->cap * sizeof(*e->fields));
-		if (!e->fields)
-			abort();
-	}
-	e->fields[e->n++] = f;
 }
 
 static void hhmmss(uint64_t usec, char *buf, size_t len)
@@ -298,19 +262,19 @@ static void hhmmss(uint64_t usec, char *buf, size_t len)
  * can write in DIR/upgrade.
  */
 static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool kernel,
-			 struct faultd_entry *e)
+			 struct log_struct *e)
 {
 	const struct opts *o = s->o;
-	const char *kind = faultd_entry_get(e, "MTAG_FAULT_KIND");
-	const char *action = faultd_entry_get(e, "MTAG_FAULT_ACTION");
-	const char *unit = faultd_entry_get(e, "MTAG_UNIT");
+	const char *kind = log_struct_get(e, "MTAG_FAULT_KIND");
+	const char *action = log_struct_get(e, "MTAG_FAULT_ACTION");
+	const char *unit = log_struct_get(e, "MTAG_UNIT");
 	const struct policy_entry *pe;
 	const struct policy *p;
 	struct upgrade_rec r;
 	char span[64], when[64], *path = NULL, *suffix = NULL;
 	uint64_t window;
 
-	if (!kernel || !unit || !kind || !action || faultd_entry_get(e, "MTAG_USER_UNIT") ||
+	if (!kernel || !unit || !kind || !action || log_struct_get(e, "MTAG_USER_UNIT") ||
 	    strcmp(action, "signal") != 0)
 		return;
 	p = policy_current(&s->policy, &o->conf);
@@ -328,7 +292,7 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".used");
 		if (upgrade_read(path, &r) > 0) {
 			hhmmss(r.granted_usec, when, sizeof(when));
-			entry_add(e, "MTAG_UPGRADE_NEXT", "limit");
+			log_struct_add(e, "MTAG_UPGRADE_NEXT", "limit");
 			if (asprintf(&suffix, "; no upgraded start: the one of this boot was used at %s", when) < 0)
 				abort();
 			goto out;
@@ -339,8 +303,8 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 		r.fault_usec = k->realtime_usec;
 		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", k->cursor ? k->cursor : "");
 		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s[%s]",
-			 faultd_entry_get(e, "MTAG_COMM") ? faultd_entry_get(e, "MTAG_COMM") : "?",
-			 faultd_entry_get(e, "MTAG_TID") ? faultd_entry_get(e, "MTAG_TID") : "?");
+			 log_struct_get(e, "MTAG_COMM") ? log_struct_get(e, "MTAG_COMM") : "?",
+			 log_struct_get(e, "MTAG_TID") ? log_struct_get(e, "MTAG_TID") : "?");
 		rc = upgrade_dir_ensure(o->upgrade_dir, "upgrade", 0700, &why);
 		if (rc == 0)
 			rc = upgrade_write(path, &r, 0600);
@@ -350,11 +314,11 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 		if (rc < 0) {
 			log_msg(LOG_ERR, NULL, "cannot record the async fault of %s for an upgraded start: %s: %s",
 			    unit, path, strerror(-rc));
-			entry_add(e, "MTAG_UPGRADE_NEXT", "error");
+			log_struct_add(e, "MTAG_UPGRADE_NEXT", "error");
 			goto out;
 		}
-		entry_add(e, "MTAG_UPGRADE_NEXT", "yes");
-		entry_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, window);
+		log_struct_add(e, "MTAG_UPGRADE_NEXT", "yes");
+		log_struct_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, window);
 		if (asprintf(&suffix, "; the next start of %s runs in sync for %s (upgrade=)", unit, span) < 0)
 			abort();
 	} else if (strcmp(kind, "sync") == 0) {
@@ -373,9 +337,9 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 				if (!e->fields[i])
 					abort();
 			}
-		entry_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
-		entry_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
-		entry_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);
+		log_struct_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
+		log_struct_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
+		log_struct_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);
 		if (asprintf(&suffix, "; in the upgraded start after the async fault at %s", when) < 0)
 			abort();
 	}
@@ -729,7 +693,7 @@ static int run_journal(const struct opts *o)
 	sd_notify(0, "STOPPING=1");
 	rc = save_cursor(&s, true) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
-	faultd_entry_free(&s.e);
+	log_struct_free(&s.e);
 	if (s.policy.loaded)
 		policy_free(&s.policy.p);
 	faultcount_free(&s.count);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "cause.h"
@@ -23,52 +24,9 @@
 #include "procmte.h"
 #include "util.h"
 
-#define IDENT "mtag-faultd"
 #define EM_DASH "\xe2\x80\x94"
 #define STATUS_MAX (64 * 1024)
 #define CURSOR_MAX 4096
-
-static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	char *v;
-
-	va_start(ap, fmt);
-	v = xvasprintf(fmt, ap);
-	va_end(ap);
-	grow_array((void **)&e->fields, &e->cap, e->n + 1, sizeof(*e->fields));
-	e->fields[e->n++] = xasprintf("%s=%s", name, v);
-	free(v);
-}
-
-void faultd_entry_free(struct faultd_entry *e)
-{
-	for (size_t i = 0; i < e->n; i++)
-		free(e->fields[i]);
-	free(e->fields);
-	e->fields = NULL;
-	e->n = e->cap = 0;
-}
-
-const char *faultd_entry_get(const struct faultd_entry *e, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->fields[i], name, l) == 0 && e->fields[i][l] == '=')
-			return e->fields[i] + l + 1;
-	return NULL;
-}
-
-void faultd_entry_print(FILE *f, const struct faultd_entry *e)
-{
-	for (size_t i = 0; i < e->n; i++)
-		fprintf(f, "%s\n", e->fields[i]);
-	fputc('\n', f);
-}
 
 /* --- the faulting process, if it is still there -------------------------- */
 
@@ -166,31 +124,31 @@ static const char *cause_phrase(enum mte_cause c)
 }
 
 /* The unit fields of an entry (either may be NULL). */
-static void add_units(struct faultd_entry *e, const char *unit, const char *user_unit)
+static void add_units(struct log_struct *e, const char *unit, const char *user_unit)
 {
 	if (unit) {
-		add(e, "MTAG_UNIT", "%s", unit);
+		log_struct_add(e, "MTAG_UNIT", "%s", unit);
 		/* "journalctl -u UNIT" shows entries with this field from
 		 * UID 0, as it does systemd-coredump's. */
-		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
+		log_struct_add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
 	}
 	if (user_unit) {
-		add(e, "MTAG_USER_UNIT", "%s", user_unit);
-		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
+		log_struct_add(e, "MTAG_USER_UNIT", "%s", user_unit);
+		log_struct_add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
 	}
 }
 
-static void add_origin(struct faultd_entry *e, const struct faultd_kmsg *k, const char *line)
+static void add_origin(struct log_struct *e, const struct faultd_kmsg *k, const char *line)
 {
-	add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
+	log_struct_add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
 	if (k->cursor)
-		add(e, "MTAG_KERNEL_CURSOR", "%s", k->cursor);
+		log_struct_add(e, "MTAG_KERNEL_CURSOR", "%s", k->cursor);
 	if (k->realtime_usec)
-		add(e, "MTAG_KERNEL_USEC", "%" PRIu64, k->realtime_usec);
+		log_struct_add(e, "MTAG_KERNEL_USEC", "%" PRIu64, k->realtime_usec);
 }
 
 static void build_fault(const char *proc, const struct faultd_kmsg *k, const char *line,
-			const struct mte_fault *f, struct faultd_entry *e)
+			const struct mte_fault *f, struct log_struct *e)
 {
 	struct mte_cause_info ci;
 	char unit_buf[256], user_unit_buf[256], memtag[16], object[4096], tags[32], who[320];
@@ -238,42 +196,39 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 				unit ? unit : "", unit ? ": " : "", who, action_text(f->report));
 	}
 
-	add(e, "MESSAGE", "%s", msg);
+	log_struct_begin(e, f->report == MTE_FAULT_SIGNAL ? LOG_ERR : LOG_WARNING, MSGID_FAULT, "%s", msg);
 	free(msg);
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT);
-	add(e, "PRIORITY", "%d", f->report == MTE_FAULT_SIGNAL ? 3 : 4);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
-	add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
-	add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
+	log_struct_add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
+	log_struct_add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
 	add_units(e, unit, user_unit);
 	if (f->cgroup[0])
-		add(e, "MTAG_CGROUP", "%s", f->cgroup);
+		log_struct_add(e, "MTAG_CGROUP", "%s", f->cgroup);
 	if (f->pid)
-		add(e, "MTAG_PID", "%d", (int)f->pid);
-	add(e, "MTAG_TID", "%d", (int)f->tid);
-	add(e, "MTAG_COMM", "%s", f->comm);
+		log_struct_add(e, "MTAG_PID", "%d", (int)f->pid);
+	log_struct_add(e, "MTAG_TID", "%d", (int)f->tid);
+	log_struct_add(e, "MTAG_COMM", "%s", f->comm);
 	if (mode)
-		add(e, "MTAG_MODE", "%s", mode);
+		log_struct_add(e, "MTAG_MODE", "%s", mode);
 	if (sync) {
-		add(e, "MTAG_ADDR", "0x%016" PRIx64, f->addr);
-		add(e, "MTAG_PTR_TAG", "0x%x", f->ptr_tag);
-		add(e, "MTAG_MEM_TAG", "%s", memtag);
-		add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
+		log_struct_add(e, "MTAG_ADDR", "0x%016" PRIx64, f->addr);
+		log_struct_add(e, "MTAG_PTR_TAG", "0x%x", f->ptr_tag);
+		log_struct_add(e, "MTAG_MEM_TAG", "%s", memtag);
+		log_struct_add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
 		if (have_object)
-			add(e, "MTAG_PC_OBJECT", "%s", object);
+			log_struct_add(e, "MTAG_PC_OBJECT", "%s", object);
 	}
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));
-		add(e, "MTAG_TAGS", "%s", tags);
+		log_struct_add(e, "MTAG_TAGS", "%s", tags);
 	}
-	add(e, "MTAG_CAUSE", "%s", mte_cause_name(ci.cause));
-	add(e, "MTAG_CAUSE_CONFIDENCE", "%s", mte_confidence_name(ci.confidence));
+	log_struct_add(e, "MTAG_CAUSE", "%s", mte_cause_name(ci.cause));
+	log_struct_add(e, "MTAG_CAUSE_CONFIDENCE", "%s", mte_confidence_name(ci.confidence));
 	if (ci.text[0])
-		add(e, "MTAG_CAUSE_TEXT", "%s", ci.text);
+		log_struct_add(e, "MTAG_CAUSE_TEXT", "%s", ci.text);
 	if (ci.alloc_min_size)
-		add(e, "MTAG_ALLOC_MIN_SIZE", "%" PRIu64, ci.alloc_min_size);
+		log_struct_add(e, "MTAG_ALLOC_MIN_SIZE", "%" PRIu64, ci.alloc_min_size);
 	if (ci.cause == MTE_CAUSE_OVERFLOW || ci.cause == MTE_CAUSE_UNDERFLOW || ci.distance)
-		add(e, "MTAG_DISTANCE", "%" PRIu64, ci.distance);
+		log_struct_add(e, "MTAG_DISTANCE", "%" PRIu64, ci.distance);
 	add_origin(e, k, line);
 }
 
@@ -281,7 +236,7 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
  * same rules as a fault line's (a user's delegated cgroups are charged to
  * user@UID.service), none for a cgroup known only by its id. */
 static void build_suppressed(const struct faultd_kmsg *k, const char *line,
-			     const struct mte_suppressed *sp, struct faultd_entry *e)
+			     const struct mte_suppressed *sp, struct log_struct *e)
 {
 	char unit_buf[256], user_unit_buf[256];
 	const char *unit = sp->by_id ? NULL : cgroup_system_unit(sp->cgroup, unit_buf, sizeof(unit_buf));
@@ -303,22 +258,19 @@ static void build_suppressed(const struct faultd_kmsg *k, const char *line,
 				unit ? "" : ", no unit");
 		free(ecg);
 	}
-	add(e, "MESSAGE", "%s", msg);
+	log_struct_begin(e, LOG_WARNING, MSGID_FAULT_SUPPRESSED, "%s", msg);
 	free(msg);
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_SUPPRESSED);
-	add(e, "PRIORITY", "%d", 4);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
-	add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
+	log_struct_add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
 	add_units(e, unit, user_unit);
 	if (sp->by_id)
-		add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
+		log_struct_add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
 	else
-		add(e, "MTAG_CGROUP", "%s", sp->cgroup);
+		log_struct_add(e, "MTAG_CGROUP", "%s", sp->cgroup);
 	add_origin(e, k, line);
 }
 
 enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
-			      struct faultd_entry *e)
+			      struct log_struct *e)
 {
 	struct mte_fault f;
 	struct mte_suppressed sp;
@@ -326,7 +278,7 @@ enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 	char *line;
 	int r, rs = 0;
 
-	faultd_entry_free(e);
+	log_struct_free(e);
 	while (len && (k->text[len - 1] == '\n' || k->text[len - 1] == '\r'))
 		len--;
 	r = mte_fault_parse(k->text, len, &f);
@@ -352,14 +304,11 @@ enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
 	{
 		char *eline = xmalloc(4 * len + 1);
 
-		add(e, "MESSAGE", "unreadable tag-check fault%s line from the kernel (%s; see MTAG_KERNEL_MESSAGE): %s",
+		log_struct_begin(e, LOG_ERR, MSGID_FAULT_UNPARSED, "unreadable tag-check fault%s line from the kernel (%s; see MTAG_KERNEL_MESSAGE): %s",
 		    rs ? " count" : "", rs ? "faults happened and were not reported" : "a fault happened",
 		    cescape(line, eline, 4 * len + 1));
 		free(eline);
 	}
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_UNPARSED);
-	add(e, "PRIORITY", "%d", 3);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
 	add_origin(e, k, line);
 	free(line);
 	return FAULTD_UNPARSED;

@@ -14,11 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One journal entry: "NAME=value" strings, malloc'ed, in order. */
-struct faultd_entry {
-	char **fields;
-	size_t n, cap;
-};
+#include "log.h"
 
 /* A kernel log line and where it came from. */
 struct faultd_kmsg {
@@ -35,19 +31,11 @@ enum faultd_kind {
 	FAULTD_SUPPRESSED,        /* E is a MSGID_FAULT_SUPPRESSED entry */
 };
 
-/* Build the entry for K into *E (emptied first).  PROC is the /proc to
+/* Build the entry for K into *E (log.h's builder; emptied first).  PROC is the /proc to
  * read the faulting process's maps and status from (tests: a recorded
  * tree), NULL to read nothing.  Never fails but for memory (abort). */
 enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
-			      struct faultd_entry *e);
-
-/* The value of field NAME in E, or NULL. */
-const char *faultd_entry_get(const struct faultd_entry *e, const char *name);
-
-/* FIELD=VALUE lines, then a blank line. */
-void faultd_entry_print(FILE *f, const struct faultd_entry *e);
-
-void faultd_entry_free(struct faultd_entry *e);
+			      struct log_struct *e);
 
 /* The state directory: DIR_OPT (--state-dir) if given, else the first of
  * $STATE_DIRECTORY (colon-separated, systemd's StateDirectory=), else

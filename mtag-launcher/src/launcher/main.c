@@ -395,20 +395,22 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 	timestamp_format_local(g.fault_usec, "%H:%M:%S", "(unknown time)", when, sizeof(when));
 	timestamp_format_local(until_usec, "%H:%M:%S", "?", until_s, sizeof(until_s));
 	snprintf(fault_usec, sizeof(fault_usec), "%llu", (unsigned long long)g.fault_usec);
-	if (log_to_journal() && sdlib()) {
-		sdlib()->journal_send("MESSAGE=%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",
-				      unit, until_s, span, when, g.fault_comm[0] ? " in " : "", g.fault_comm,
-				      "PRIORITY=%d", LOG_NOTICE,
-				      "MESSAGE_ID=%s", MSGID_UPGRADED,
-				      "SYSLOG_IDENTIFIER=mtag-launcher",
-				      "MTAG_UNIT=%s", unit,
-				      "MTAG_MODE=sync",
-				      "MTAG_UPGRADED_FROM=async",
-				      "MTAG_UPGRADE_NSEC=%llu", (unsigned long long)window_ns,
-				      "MTAG_UPGRADE_UNTIL_USEC=%llu", (unsigned long long)until_usec,
-				      "MTAG_UPGRADE_UNTIL_BOOTTIME_NSEC=%llu", (unsigned long long)until_boot,
-				      "MTAG_UPGRADE_FAULT_USEC=%s", fault_usec,
-				      "MTAG_UPGRADE_FAULT_CURSOR=%s", g.fault_cursor, NULL);
+	if (log_to_journal()) {
+		struct log_struct ls = { 0 };
+
+		log_struct_begin(&ls, LOG_NOTICE, MSGID_UPGRADED,
+				 "%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",
+				 unit, until_s, span, when, g.fault_comm[0] ? " in " : "", g.fault_comm);
+		log_struct_add(&ls, "MTAG_UNIT", "%s", unit);
+		log_struct_add(&ls, "MTAG_MODE", "sync");
+		log_struct_add(&ls, "MTAG_UPGRADED_FROM", "async");
+		log_struct_add(&ls, "MTAG_UPGRADE_NSEC", "%llu", (unsigned long long)window_ns);
+		log_struct_add(&ls, "MTAG_UPGRADE_UNTIL_USEC", "%llu", (unsigned long long)until_usec);
+		log_struct_add(&ls, "MTAG_UPGRADE_UNTIL_BOOTTIME_NSEC", "%llu", (unsigned long long)until_boot);
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_USEC", "%s", fault_usec);
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_CURSOR", "%s", g.fault_cursor);
+		log_struct(&ls);
+		log_struct_free(&ls);
 	} else {
 		log_msg(LOG_NOTICE, MSGID_UPGRADED,
 			"%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s",
