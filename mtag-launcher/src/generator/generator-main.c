@@ -28,6 +28,7 @@
 #include "strmap.h"
 #include "sysvinit.h"
 #include "execstart.h"
+#include "launcher-args.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"
@@ -35,7 +36,6 @@
 #ifndef MTAG_LAUNCHER_PATH
 #define MTAG_LAUNCHER_PATH "/usr/sbin/mtag-launcher"
 #endif
-#define DROPIN_NAME "zz-mtag-launcher.conf"
 
 static char *escape_backslashes(const char *s)
 {
@@ -77,7 +77,7 @@ static int write_dropin(const char *outdir, const char *target, const struct pol
 			bool noexec)
 {
 	char *dir = xasprintf("%s/%s.d", outdir, target);
-	char *path = xasprintf("%s/%s", dir, DROPIN_NAME);
+	char *path = xasprintf("%s/%s", dir, LAUNCHER_DROPIN_NAME);
 	FILE *f;
 	int rc = 0;
 
@@ -139,11 +139,11 @@ static void warn_late(const struct gen *g, const char *unit, const struct unit_v
 {
 	for (size_t i = 0; i < v->late_reset.n; i++)
 		log_msg(LOG_WARNING, NULL,
-			"%s: %s sorts after " DROPIN_NAME " and resets ExecStart=: systemd runs its command, not the wrapped one, so the service runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			"%s: %s sorts after " LAUNCHER_DROPIN_NAME " and resets ExecStart=: systemd runs its command, not the wrapped one, so the service runs without mtag-launcher (rename it to sort before " LAUNCHER_DROPIN_NAME ")",
 			unit, v->late_reset.v[i]);
 	for (size_t i = 0; i < v->late_add.n; i++)
 		log_msg(LOG_WARNING, NULL,
-			"%s: %s sorts after " DROPIN_NAME " and adds an ExecStart= that runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			"%s: %s sorts after " LAUNCHER_DROPIN_NAME " and adds an ExecStart= that runs without mtag-launcher (rename it to sort before " LAUNCHER_DROPIN_NAME ")",
 			unit, v->late_add.v[i]);
 }
 
@@ -192,7 +192,7 @@ static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
 	if (!strmap_add(&g->done, real, NULL))
 		goto out;
 
-	if (unit_read_values(&g->map, &g->parsed, &u, DROPIN_NAME, &v, &err) < 0) {
+	if (unit_read_values(&g->map, &g->parsed, &u, LAUNCHER_DROPIN_NAME, &v, &err) < 0) {
 		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
 		goto out;
 	}

@@ -23,6 +23,7 @@
 #include "systemd-time.h"
 #include "exec.h"
 #include "execdef.h"
+#include "launcher-args.h"
 #include "exitcodes.h"
 #include "log.h"
 #include "main-func.h"
@@ -37,29 +38,6 @@
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
 #endif
-
-enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED, ACT_UPGRADE_PREPARE };
-
-struct opts {
-	enum action action;
-	bool have_mode;
-	enum mtag_mode mode;
-	int heap; /* -1: not given */
-	const char *unit;
-	const char *config;
-	const char *root;
-	const char *argv0;
-	bool require;
-	bool strict;
-	bool quiet;
-	bool have_reenable;
-	uint64_t reenable_ns;
-	/* The entry mtag-generator resolved (as root) for this unit: */
-	const char *policy_entry;   /* its options, "sync require=yes" */
-	const char *policy_source;  /* FILE:LINE */
-	long policy_errors;         /* errors in the policy then, -1: not given */
-	const char *upgrade_dir;    /* tests: instead of /run/mtag */
-};
 
 static void usage(FILE *f)
 {
@@ -100,197 +78,7 @@ static void usage(FILE *f)
 		"[-p PID].  See mtag-launcher(8), mtag-policy.conf(5) and mtagctl(8).\n");
 }
 
-enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
-       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
-       OPT_POLICY_ERRORS, OPT_UPGRADE_PREPARE, OPT_UPGRADE_DIR };
-
-/* As systemd's parse_argv(): the index of COMMAND in ARGV (> 0), 0 when
- * the work is done (--help, --version), -1 on a usage error. */
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "unit", required_argument, NULL, 'u' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "heap", required_argument, NULL, OPT_HEAP },
-		{ "reenable", required_argument, NULL, OPT_REENABLE },
-		{ "config", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "require", no_argument, NULL, OPT_REQUIRE },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "argv0", required_argument, NULL, OPT_ARGV0 },
-		{ "policy-entry", required_argument, NULL, OPT_POLICY_ENTRY },
-		{ "policy-source", required_argument, NULL, OPT_POLICY_SOURCE },
-		{ "policy-errors", required_argument, NULL, OPT_POLICY_ERRORS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "print", no_argument, NULL, OPT_PRINT },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "apply-cpu-preferred", no_argument, NULL, OPT_CPU_PREFERRED },
-		{ "upgrade-prepare", no_argument, NULL, OPT_UPGRADE_PREPARE },
-		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->heap = -1;
-	o->policy_errors = -1;
-	o->action = ACT_RUN;
-	/* "+": stop at the first non-option, which is COMMAND. */
-	while ((c = getopt_long(argc, argv, "+u:m:c:qp:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			if (!unit_name_is_valid(optarg)) {
-				log_msg(LOG_ERR, NULL, "--unit %s: not a service unit name (NAME.service)", optarg);
-				return -1;
-			}
-			o->unit = optarg;
-			break;
-		case 'm':
-			if (mode_from_string(optarg, &o->mode) < 0) {
-				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync, asymm or report", optarg);
-				return -1;
-			}
-			o->have_mode = true;
-			break;
-		case OPT_HEAP:
-			if (strcmp(optarg, "on") == 0)
-				o->heap = 1;
-			else if (strcmp(optarg, "off") == 0)
-				o->heap = 0;
-			else {
-				log_msg(LOG_ERR, NULL, "--heap %s: expected on or off", optarg);
-				return -1;
-			}
-			break;
-		case OPT_REENABLE: {
-			const char *why = NULL;
-
-			if (duration_parse(optarg, &o->reenable_ns, &why) == 0 &&
-			    o->reenable_ns == 0)
-				why = "must be more than 0";
-			if (why) {
-				log_msg(LOG_ERR, NULL, "--reenable %s: %s (expected a time span such as 500ms, 10s or 1min, or infinity)",
-					optarg, why);
-				return -1;
-			}
-			o->have_reenable = true;
-			break;
-		}
-		case 'c':
-			o->config = optarg;
-			break;
-		case OPT_ROOT:
-			o->root = optarg;
-			break;
-		case OPT_REQUIRE:
-			o->require = true;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_ARGV0:
-			o->argv0 = optarg;
-			break;
-		case OPT_POLICY_ENTRY:
-			o->policy_entry = optarg;
-			break;
-		case OPT_POLICY_SOURCE:
-			o->policy_source = optarg;
-			break;
-		case OPT_POLICY_ERRORS: {
-			char *end;
-
-			errno = 0;
-			o->policy_errors = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->policy_errors < 0) {
-				log_msg(LOG_ERR, NULL, "--policy-errors %s: expected a count", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_PRINT:
-			o->action = ACT_PRINT;
-			break;
-		case OPT_CHECK:
-			/* The admin verbs live in mtagctl now; no unit file
-			 * runs these, so they are not kept here. */
-			log_msg(LOG_ERR, NULL, "--check has moved: run 'mtagctl check'");
-			return -1;
-		case 'p':
-			log_msg(LOG_ERR, NULL, "-p has moved: run 'mtagctl status -p %s'", optarg);
-			return -1;
-		case OPT_CPU_PREFERRED:
-			o->action = ACT_CPU_PREFERRED;
-			break;
-		case OPT_UPGRADE_PREPARE:
-			o->action = ACT_UPGRADE_PREPARE;
-			break;
-		case OPT_UPGRADE_DIR:
-			o->upgrade_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("mtag-launcher %s\n", MTAG_VERSION);
-			return 0;
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (o->have_mode && (o->unit || o->config || o->root)) {
-		log_msg(LOG_ERR, NULL, "--mode takes no policy: it cannot be combined with --unit, --config or --root");
-		return -1;
-	}
-	if (o->policy_entry && (!o->unit || !o->policy_source || o->have_mode || o->config || o->root)) {
-		log_msg(LOG_ERR, NULL, "--policy-entry needs --unit and --policy-source, and takes no --mode, --config or --root");
-		return -1;
-	}
-	if ((o->policy_source || o->policy_errors >= 0) && !o->policy_entry) {
-		log_msg(LOG_ERR, NULL, "--policy-source and --policy-errors go with --policy-entry");
-		return -1;
-	}
-	if (o->heap >= 0 && !o->have_mode) {
-		log_msg(LOG_ERR, NULL, "--heap is only for --mode (a policy entry says heap=on|off)");
-		return -1;
-	}
-	if (o->have_reenable && !(o->have_mode && o->mode == MTAG_MODE_REPORT)) {
-		log_msg(LOG_ERR, NULL, "--reenable is only for --mode report (a policy entry says reenable=)");
-		return -1;
-	}
-	if (!o->have_reenable)
-		o->reenable_ns = DURATION_INFINITY;
-	if (o->have_mode && o->mode == MTAG_MODE_ASYNC && o->heap == 0) {
-		log_msg(LOG_ERR, NULL, "--mode async --heap off is not possible: glibc has no value for asynchronous checking without heap tagging");
-		return -1;
-	}
-	if (o->config && o->root) {
-		log_msg(LOG_ERR, NULL, "--config and --root cannot be combined");
-		return -1;
-	}
-	if (o->action == ACT_UPGRADE_PREPARE && !o->unit) {
-		log_msg(LOG_ERR, NULL, "--upgrade-prepare needs --unit");
-		return -1;
-	}
-	if (o->action == ACT_RUN && optind >= argc) {
-		log_msg(LOG_ERR, NULL, "no command given (see --help)");
-		return -1;
-	}
-	if (o->action != ACT_RUN && o->action != ACT_PRINT && optind < argc) {
-		log_msg(LOG_ERR, NULL, "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return optind;
-}
-
-static void load_policy(struct policy *p, const struct opts *o, bool report)
+static void load_policy(struct policy *p, const struct launcher_opts *o, bool report)
 {
 	struct conf_opts co = { .root = o->root, .single = o->config };
 
@@ -352,7 +140,7 @@ static bool refuse_or_warn(bool require, char *refused, char *warned, const char
  * process tree check synchronously until then and asynchronously after,
  * without a restart; glibc still asks for async.
  */
-static void apply_upgrade(const struct opts *o, const char *unit, uint64_t window_ns)
+static void apply_upgrade(const struct launcher_opts *o, const char *unit, uint64_t window_ns)
 {
 	const char *inv = getenv("INVOCATION_ID");
 	struct upgrade_rec g;
@@ -442,7 +230,7 @@ static const char *run_unit(const struct run *r)
 
 /* The entry: from --mode, from --policy-entry (what mtag-generator
  * resolved as root), or from the policy files.  0, or the exit status. */
-static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
+static int resolve_policy(const struct launcher_opts *o, struct policy *p, struct run *r)
 {
 	const struct policy_entry *e;
 
@@ -514,7 +302,7 @@ static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
 }
 
 /* The tunable's value and what the kernel offers for the mode. */
-static void resolve_modes(struct run *r, const struct opts *o)
+static void resolve_modes(struct run *r, const struct launcher_opts *o)
 {
 	r->require = o->require || (r->e && r->e->require);
 	r->value = mode_tunable_value(r->mode, r->heap);
@@ -613,7 +401,7 @@ static int set_report_mode(struct run *r)
 /* Everything in the kernel before the exec: refuse or warn without MTE,
  * report mode, the exec default, an upgraded start.  0, or the exit
  * status. */
-static int set_up_kernel(struct run *r, const struct opts *o)
+static int set_up_kernel(struct run *r, const struct launcher_opts *o)
 {
 	int e;
 
@@ -651,26 +439,34 @@ static int set_up_kernel(struct run *r, const struct opts *o)
 
 static int run(int argc, char **argv)
 {
-	struct opts o;
+	struct launcher_opts o;
 	struct policy p;
 	struct run r = { 0 };
 	char *command;
 	int first, rc;
 
 	log_setup("mtag-launcher", LOG_AUTO, false);
-	first = parse_args(argc, argv, &o);
-	if (first <= 0)
-		return first < 0 ? EXIT_CANCELED : EXIT_SUCCESS;
-	log_setup("mtag-launcher", o.action == ACT_RUN || o.action == ACT_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
+	first = launcher_args_parse(argc, argv, &o, false);
+	if (first == LAUNCHER_ARGS_UNKNOWN)
+		usage(stderr);
+	if (first < 0)
+		return EXIT_CANCELED;
+	if (o.help)
+		usage(stdout);
+	else if (o.version)
+		printf("mtag-launcher %s\n", MTAG_VERSION);
+	if (first == 0)
+		return EXIT_SUCCESS;
+	log_setup("mtag-launcher", o.action == LAUNCHER_RUN || o.action == LAUNCHER_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
 		  o.quiet);
 
 	switch (o.action) {
-	case ACT_CPU_PREFERRED: {
+	case LAUNCHER_CPU_PREFERRED: {
 		struct conf_opts co = { .root = o.root, .single = o.config };
 
 		return admin_apply_cpu_preferred(&co, o.strict);
 	}
-	case ACT_UPGRADE_PREPARE:
+	case LAUNCHER_UPGRADE_PREPARE:
 		return upgrade_prepare(o.upgrade_dir, o.unit, getenv("INVOCATION_ID"));
 	default:
 		break;
@@ -682,7 +478,7 @@ static int run(int argc, char **argv)
 	if (rc)
 		goto out;
 	resolve_modes(&r, &o);
-	if (o.action == ACT_PRINT) {
+	if (o.action == LAUNCHER_PRINT) {
 		print_run(&r);
 		goto out;
 	}
