@@ -91,6 +91,7 @@ static void usage(FILE *f)
 
 static int run_stdin(const struct opts *o)
 {
+	struct faultd_record r = { 0 };
 	struct log_struct e = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
@@ -99,9 +100,12 @@ static int run_stdin(const struct opts *o)
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		struct faultd_kmsg k = { .text = line, .len = (size_t)n };
 
-		if (faultd_build(o->proc, &k, &e) != FAULTD_NONE)
+		if (faultd_decide(o->proc, &k, &r) != FAULTD_NONE) {
+			faultd_entry(&r, &e);
 			log_struct_print(stdout, &e);
+		}
 	}
+	faultd_record_free(&r);
 	log_struct_free(&e);
 	free(line);
 	if (ferror(stdin)) {
@@ -156,7 +160,8 @@ struct follow {
 	const struct opts *o;
 	struct policy_cache policy;
 	sd_journal *j;
-	struct log_struct e;
+	struct faultd_record rec;  /* the kernel line handled now */
+	struct log_struct e;       /* and its entry */
 	/* The cursor of the last kernel entry handled and the counts up to
 	 * it: what DIR/state holds once saved. */
 	struct faultcount count;
@@ -201,17 +206,14 @@ static int save_cursor(struct follow *s, bool durable)
  * counts stop where its cursor does, so the line is not counted yet). */
 static void count_entry(struct follow *s, enum faultd_kind kind)
 {
-	const char *n;
+	const struct faultd_record *r = &s->rec;
 
 	switch (kind) {
 	case FAULTD_FAULT:
-		faultcount_add_fault(&s->count, log_struct_get(&s->e, "MTAG_UNIT"),
-				     log_struct_get(&s->e, "MTAG_CAUSE"));
+		faultcount_add_fault(&s->count, faultd_record_unit(r), mte_cause_name(r->ci.cause));
 		break;
 	case FAULTD_SUPPRESSED:
-		n = log_struct_get(&s->e, "MTAG_SUPPRESSED");
-		faultcount_add_suppressed(&s->count, log_struct_get(&s->e, "MTAG_UNIT"),
-					  n ? strtoull(n, NULL, 10) : 0);
+		faultcount_add_suppressed(&s->count, faultd_record_unit(r), r->sp.count);
 		break;
 	case FAULTD_UNPARSED:
 		s->count.unparsed++;
@@ -221,8 +223,10 @@ static void count_entry(struct follow *s, enum faultd_kind kind)
 	}
 }
 
+/* The entry of the line handled, written once from its record. */
 static int send_entry(struct follow *s)
 {
+	faultd_entry(&s->rec, &s->e);
 	if (s->o->print) {
 		log_struct_print(stdout, &s->e);
 		fflush(stdout);
@@ -231,28 +235,9 @@ static int send_entry(struct follow *s)
 	return log_struct_send(&s->e);
 }
 
-/* Add SUFFIX to the MESSAGE= field of E. */
-static void message_append(struct log_struct *e, const char *suffix)
-{
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->fields[i], "MESSAGE=", 8) == 0) {
-			char *m;
-
-			if (asprintf(&m, "%s%s", e->fields[i], suffix) < 0)
-				abort();
-			free(e->fields[i]);
-			e->fields[i] = m;
-			return;
-		}
-}
-
-static void hhmmss(uint64_t usec, char *buf, size_t len)
-{
-	timestamp_format_local(usec, "%H:%M:%S", "(unknown time)", buf, len);
-}
-
 /*
- * The upgraded start (upgrade.h).  A fault entry E of a system unit whose
+ * The upgraded start (upgrade.h), decided into the record FR before its
+ * entry is written (faultd_entry()).  A fault of a system unit whose
  * policy is async with upgrade=: an async fault that killed a process (a
  * signal, not report mode) leaves DIR/upgrade/UNIT.fault for the unit's
  * next start, unless the once-per-boot upgrade was used; a sync fault
@@ -261,50 +246,44 @@ static void hhmmss(uint64_t usec, char *buf, size_t len)
  * /dev/kmsg cannot give its line) writes a record, and only faultd (root)
  * can write in DIR/upgrade.
  */
-static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool kernel,
-			 struct log_struct *e)
+static void upgrade_step(struct follow *s, bool kernel, struct faultd_record *fr)
 {
 	const struct opts *o = s->o;
-	const char *kind = log_struct_get(e, "MTAG_FAULT_KIND");
-	const char *action = log_struct_get(e, "MTAG_FAULT_ACTION");
-	const char *unit = log_struct_get(e, "MTAG_UNIT");
+	const char *unit = faultd_record_unit(fr);
 	const struct policy_entry *pe;
 	const struct policy *p;
 	struct upgrade_rec r;
-	char span[64], when[64], *path = NULL, *suffix = NULL;
+	char *path = NULL;
 	uint64_t window;
 
-	if (!kernel || !unit || !kind || !action || log_struct_get(e, "MTAG_USER_UNIT") ||
-	    strcmp(action, "signal") != 0)
+	if (!kernel || !unit || fr->user_unit[0] || fr->f.report != MTE_FAULT_SIGNAL)
 		return;
 	p = policy_current(&s->policy, &o->conf);
 	pe = policy_names_unit(p, unit) ? policy_lookup(p, unit) : NULL;
 	window = pe && pe->mode == MTAG_MODE_ASYNC ? pe->upgrade_ns : 0;
 	if (!window)
 		return;
-	duration_format(window, span, sizeof(span));
 
-	if (strcmp(kind, "async") == 0) {
+	if (fr->f.kind == MTE_FAULT_ASYNC) {
 		const char *why;
+		char *who;
 		int rc;
 
 		memset(&r, 0, sizeof(r));
 		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".used");
 		if (upgrade_read(path, &r) > 0) {
-			hhmmss(r.granted_usec, when, sizeof(when));
-			log_struct_add(e, "MTAG_UPGRADE_NEXT", "limit");
-			if (asprintf(&suffix, "; no upgraded start: the one of this boot was used at %s", when) < 0)
-				abort();
+			fr->upgrade = FAULTD_UPGRADE_LIMIT;
+			fr->grant = r;
 			goto out;
 		}
 		free(path);
 		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".fault");
 		memset(&r, 0, sizeof(r));
-		r.fault_usec = k->realtime_usec;
-		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", k->cursor ? k->cursor : "");
-		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s[%s]",
-			 log_struct_get(e, "MTAG_COMM") ? log_struct_get(e, "MTAG_COMM") : "?",
-			 log_struct_get(e, "MTAG_TID") ? log_struct_get(e, "MTAG_TID") : "?");
+		r.fault_usec = fr->realtime_usec;
+		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", fr->cursor ? fr->cursor : "");
+		who = xasprintf("%s[%d]", fr->f.comm, (int)fr->f.tid);
+		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s", who);
+		free(who);
 		rc = upgrade_dir_ensure(o->upgrade_dir, "upgrade", 0700, &why);
 		if (rc == 0)
 			rc = upgrade_write(path, &r, 0600);
@@ -314,39 +293,21 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 		if (rc < 0) {
 			log_msg(LOG_ERR, NULL, "cannot record the async fault of %s for an upgraded start: %s: %s",
 			    unit, path, strerror(-rc));
-			log_struct_add(e, "MTAG_UPGRADE_NEXT", "error");
+			fr->upgrade = FAULTD_UPGRADE_ERROR;
 			goto out;
 		}
-		log_struct_add(e, "MTAG_UPGRADE_NEXT", "yes");
-		log_struct_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, window);
-		if (asprintf(&suffix, "; the next start of %s runs in sync for %s (upgrade=)", unit, span) < 0)
-			abort();
-	} else if (strcmp(kind, "sync") == 0) {
+		fr->upgrade = FAULTD_UPGRADE_NEXT;
+		fr->upgrade_ns = window;
+	} else {
 		path = upgrade_path(o->upgrade_dir, "upgrade-grant", unit, NULL);
-		if (upgrade_read(path, &r) <= 0 || !r.granted_usec || !k->realtime_usec ||
-		    k->realtime_usec < r.granted_usec ||
-		    k->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
+		if (upgrade_read(path, &r) <= 0 || !r.granted_usec || !fr->realtime_usec ||
+		    fr->realtime_usec < r.granted_usec ||
+		    fr->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
 			goto out;
-		hhmmss(r.fault_usec, when, sizeof(when));
-		/* MTE_TCF shows the mode asked for; the thread checked in
-		 * sync (the kernel's timed upgrade). */
-		for (size_t i = 0; i < e->n; i++)
-			if (strcmp(e->fields[i], "MTAG_MODE=async") == 0) {
-				free(e->fields[i]);
-				e->fields[i] = strdup("MTAG_MODE=sync");
-				if (!e->fields[i])
-					abort();
-			}
-		log_struct_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
-		log_struct_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
-		log_struct_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);
-		if (asprintf(&suffix, "; in the upgraded start after the async fault at %s", when) < 0)
-			abort();
+		fr->upgrade = FAULTD_UPGRADED;
+		fr->grant = r;
 	}
 out:
-	if (suffix)
-		message_append(e, suffix);
-	free(suffix);
 	free(path);
 }
 
@@ -412,7 +373,7 @@ static int handle_entry(struct follow *s)
 		/* Cheap test first: most kernel lines are not ours. */
 		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")) ||
 		    memmem(k.text, k.len, "fault reports suppressed", strlen("fault reports suppressed")))
-			kind = faultd_build(s->o->proc, &k, &s->e);
+			kind = faultd_decide(s->o->proc, &k, &s->rec);
 		if (kind == FAULTD_FAULT) {
 			/* The kernel's own lines have facility 0 (LOG_KERN);
 			 * a line written to /dev/kmsg gets LOG_USER at least. */
@@ -420,7 +381,7 @@ static int handle_entry(struct follow *s)
 				      len == strlen("SYSLOG_FACILITY=0") &&
 				      memcmp(data, "SYSLOG_FACILITY=0", len) == 0;
 
-			upgrade_step(s, &k, kernel, &s->e);
+			upgrade_step(s, kernel, &s->rec);
 		}
 	} else if (r < 0 && r != -ENOENT) {
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
@@ -693,6 +654,7 @@ static int run_journal(const struct opts *o)
 	sd_notify(0, "STOPPING=1");
 	rc = save_cursor(&s, true) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
+	faultd_record_free(&s.rec);
 	log_struct_free(&s.e);
 	if (s.policy.loaded)
 		policy_free(&s.policy.p);
