@@ -4,7 +4,7 @@
 # (suite "mtagctl") and libFuzzer targets on the fault-line parser, the
 # classifier and the core reader (suite "fuzz").
 
-CTL_LIB_SRCS := $(SHARED_SRCS) $(FAULT_SRCS)
+CTL_LIB_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(FAULT_SRCS)
 # The unit tests also judge verdicts (mtagctl-verdict.c, no I/O), which
 # name the policy's modes, and render the status columns (table through
 # libsmartcols, JSON; colours from the terminal code).

@@ -7,12 +7,15 @@ SRC_DIR := $(LAUNCHER_DIR)/src
 # wildcard.  A program links the folders it needs; where a program's folder
 # is linked as a library (tests, mtagctl's use of the generator's unit
 # files), its main() is left out.
-SRC_FOLDERS := shared policy launcher generator fault faultd mtagctl
+SRC_FOLDERS := shared proc unit policy fault upgrade launcher generator faultd mtagctl
 SHARED_SRCS := $(wildcard $(SRC_DIR)/shared/*.c)
+PROC_SRCS := $(wildcard $(SRC_DIR)/proc/*.c)
+UNIT_SRCS := $(wildcard $(SRC_DIR)/unit/*.c)
 POLICY_SRCS := $(wildcard $(SRC_DIR)/policy/*.c)
+FAULT_SRCS := $(wildcard $(SRC_DIR)/fault/*.c)
+UPGRADE_SRCS := $(wildcard $(SRC_DIR)/upgrade/*.c)
 LAUNCHER_SRCS := $(wildcard $(SRC_DIR)/launcher/*.c)
 GENERATOR_SRCS := $(wildcard $(SRC_DIR)/generator/*.c)
-FAULT_SRCS := $(wildcard $(SRC_DIR)/fault/*.c)
 FAULTD_SRCS := $(wildcard $(SRC_DIR)/faultd/*.c)
 MTAGCTL_SRCS := $(wildcard $(SRC_DIR)/mtagctl/*.c)
 SRC_HDRS := $(wildcard $(SRC_DIR)/*/*.h)
@@ -20,18 +23,20 @@ MAIN_SRCS := $(SRC_DIR)/launcher/main.c $(SRC_DIR)/generator/generator-main.c \
              $(SRC_DIR)/faultd/faultd-main.c $(SRC_DIR)/mtagctl/mtagctl-main.c
 nomain = $(filter-out $(MAIN_SRCS),$(1))
 
-# What each program links.  The policy folder's upgrade.c reads the
-# kernel's fault line and its cgroup as mtag-faultd does: those two files
-# of the fault folder go wherever the policy folder goes without it.
-FAULTLINE_SRCS := $(SRC_DIR)/fault/faultline.c $(SRC_DIR)/fault/cgunit.c
-LAUNCHER_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(LAUNCHER_SRCS)
-GENERATOR_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(GENERATOR_SRCS)
-MTAGCTL_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(call nomain,$(GENERATOR_SRCS)) \
-                    $(FAULT_SRCS) $(MTAGCTL_SRCS)
-FAULTD_BIN_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULT_SRCS) $(FAULTD_SRCS)
-# The launcher's and generator's code without their main()s: unit tests,
-# the policy fuzzer.
-LAUNCHER_LIB_SRCS := $(SHARED_SRCS) $(POLICY_SRCS) $(FAULTLINE_SRCS) $(call nomain,$(LAUNCHER_SRCS) $(GENERATOR_SRCS))
+# What each program links.  The upgrade folder reads the kernel's fault
+# line as mtag-faultd does: the fault folder's parser of it goes wherever
+# the upgrade folder goes without the rest of the fault folder (the core
+# reader needs libzstd).
+FAULTLINE_SRCS := $(SRC_DIR)/fault/faultline.c
+LAUNCHER_BIN_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(POLICY_SRCS) $(UPGRADE_SRCS) $(FAULTLINE_SRCS) $(LAUNCHER_SRCS)
+GENERATOR_BIN_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(UNIT_SRCS) $(POLICY_SRCS) $(GENERATOR_SRCS)
+MTAGCTL_BIN_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(UNIT_SRCS) $(POLICY_SRCS) $(FAULT_SRCS) \
+                    $(UPGRADE_SRCS) $(MTAGCTL_SRCS)
+FAULTD_BIN_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(POLICY_SRCS) $(FAULT_SRCS) $(UPGRADE_SRCS) $(FAULTD_SRCS)
+# The libraries the launcher and the generator use, and the launcher
+# without its main(): unit tests, the policy fuzzers.
+LAUNCHER_LIB_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(UNIT_SRCS) $(POLICY_SRCS) $(UPGRADE_SRCS) \
+                     $(FAULTLINE_SRCS) $(call nomain,$(LAUNCHER_SRCS))
 LAUNCHER_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
 
 WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arith \

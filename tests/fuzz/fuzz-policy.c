@@ -8,6 +8,7 @@
 #include "systemd-time.h"
 #include "policy.h"
 #include "tunables.h"
+#include "execstart.h"
 #include "unitfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

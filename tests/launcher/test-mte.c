@@ -23,14 +23,14 @@ static void test_cpu_preferred(void)
 	CHECK(mte_cpu_preferred(dir, &c) == 2);
 	CHECK(c.async == 1 && c.asymm == 1 && c.sync == 0);
 
-	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_SYNC, err, sizeof(err)) == 2);
+	CHECK(mte_set_cpu_preferred(dir, "sync", err, sizeof(err)) == 2);
 	CHECK(mte_cpu_preferred(dir, &c) == 2 && c.sync == 2);
-	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_OFF, err, sizeof(err)) < 0);
+	CHECK(mte_set_cpu_preferred(dir, "off", err, sizeof(err)) < 0);
 
 	snprintf(dir, sizeof(dir), "%s/sys/none", tmpdir());
 	mkdirs(dir);
 	CHECK(mte_cpu_preferred(dir, &c) == 0);
-	CHECK(mte_set_cpu_preferred(dir, MTAG_MODE_ASYMM, err, sizeof(err)) < 0);
+	CHECK(mte_set_cpu_preferred(dir, "asymm", err, sizeof(err)) < 0);
 	CHECK(strstr(err, "mte_tcf_preferred") != NULL);
 }
 

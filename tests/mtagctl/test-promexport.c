@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cause.h"
-#include "mtagctl-status.h"
+#include "mtagctl-prom.h"
 #include "prom.h"
 #include "unit.h"
 

@@ -10,7 +10,7 @@
 
 #include "json.h"
 #include "mtagctl.h"
-#include "mtagctl-status.h"
+#include "mtagctl-verdict.h"
 
 /* The table of ROWS on OUT: a header unless --no-legend, one line per
  * service, the count of each verdict after it unless --no-legend.

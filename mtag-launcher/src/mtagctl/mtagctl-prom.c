@@ -12,7 +12,7 @@
 #include "cause.h"
 #include "faultcount.h"
 #include "log.h"
-#include "mtagctl-status.h"
+#include "mtagctl-prom.h"
 #include "prom.h"
 
 /* The running mode as a label: "mixed (sync 3, none 1)" -> "mixed". */

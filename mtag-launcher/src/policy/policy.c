@@ -14,7 +14,6 @@
 
 #include "systemd-time.h"
 #include "unitname.h"
-#include "upgrade.h"
 #include "util.h"
 
 #define SERVICE_SUFFIX ".service"

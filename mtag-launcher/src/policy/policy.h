@@ -7,6 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The policy key upgrade= (the upgraded start after an async fault,
+ * src/upgrade/): its default and its longest window. */
+#define UPGRADE_DEFAULT_NS (600ULL * 1000000000ULL) /* upgrade=10min */
+/* The longest upgrade= window (mtag-policy.conf(5)): a week.  The window is
+ * a deadline of CLOCK_BOOTTIME in ns, which the kernel keeps in a signed
+ * ktime_t (KTIME_MAX, about 292 years, refuses 106752d and more); a window
+ * longer than a week is a policy of sync, which says so itself. */
+#define UPGRADE_MAX_NS (7ULL * 24 * 3600 * 1000000000ULL)
+
 enum mtag_mode {
 	MTAG_MODE_OFF,
 	MTAG_MODE_ASYNC,

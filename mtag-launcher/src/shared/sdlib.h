@@ -11,14 +11,20 @@
 #define MTAG_SDLIB_H
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 struct sdlib {
 	int (*pid_get_unit)(pid_t pid, char **unit);
-	int (*journal_send)(const char *format, ...);
+	int (*journal_sendv)(const struct iovec *iov, int n);  /* log_struct_send() */
 };
 
 /* The loaded library, or NULL (with a reason logged once to stderr) if
  * libsystemd.so.0 cannot be loaded. */
 const struct sdlib *sdlib(void);
+
+/* Where sdlib() says why libsystemd cannot be used (PRIORITY as
+ * syslog(3)): the logger sets its stderr writer (log_setup()); until then,
+ * plain stderr. */
+void sdlib_set_warn(void (*warn)(int priority, const char *text));
 
 #endif

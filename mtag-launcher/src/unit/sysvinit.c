@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sysvinit.h"
+#include "execstart.h"
 #include "unitmap.h"
 #include "util.h"
 

@@ -13,8 +13,10 @@
 
 #include "dropins.h"
 #include "strmap.h"
-#include "unitfile.h"
+#include "strv.h"
 #include "unitname.h"
+
+enum unit_state { UNIT_NOT_FOUND, UNIT_FOUND, UNIT_MASKED };
 
 struct unitmap {
 	struct strv dirs;      /* the search path, highest priority first */

@@ -26,25 +26,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mte-uapi.h"
+
 #define UPGRADE_BASE_DIR "/run/mtag"
-#define UPGRADE_DEFAULT_NS (600ULL * 1000000000ULL) /* upgrade=10min */
-/* The longest upgrade= window (mtag-policy.conf(5)): a week.  The window is
- * a deadline of CLOCK_BOOTTIME in ns, which the kernel keeps in a signed
- * ktime_t (KTIME_MAX, about 292 years, refuses 106752d and more); a window
- * longer than a week is a policy of sync, which says so itself. */
-#define UPGRADE_MAX_NS (7ULL * 24 * 3600 * 1000000000ULL)
 /* A sync fault counts as one of the window up to this long after its end
  * (the window starts at the exec, a little after the grant). */
 #define UPGRADE_SLACK_USEC (30ULL * 1000000ULL)
 
 #define MSGID_UPGRADED "d3d846a8a0754fd988029222defb736a"
 #define MSGID_UPGRADE_REFUSED "da583d5851e34a7f8dba65a06fe1d8bf"
-
-/* patches/linux/0008-arm64-mte-timed-upgrade-to-sync.patch */
-#ifndef PR_SET_MTE_UPGRADE
-#define PR_SET_MTE_UPGRADE 0x4d545205
-#define PR_GET_MTE_UPGRADE 0x4d545206
-#endif
 
 /* What a record, a grant or a used marker holds (absent: 0 / ""). */
 struct upgrade_rec {

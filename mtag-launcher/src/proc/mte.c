@@ -12,11 +12,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "mte-uapi.h"
 #include "util.h"
-
-#ifndef HWCAP2_MTE
-#define HWCAP2_MTE (1UL << 18)
-#endif
 
 bool mte_supported(void)
 {
@@ -87,14 +84,13 @@ unsigned mte_cpu_preferred(const char *cpu_dir, struct cpu_pref_count *c)
 	return n;
 }
 
-int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf, size_t errlen)
+int mte_set_cpu_preferred(const char *cpu_dir, const char *val, char *errbuf, size_t errlen)
 {
-	const char *val = mode_name(mode);
 	DIR *d;
 	struct dirent *de;
 	int n = 0, err = 0;
 
-	if (mode == MTAG_MODE_OFF)
+	if (strcmp(val, "sync") != 0 && strcmp(val, "async") != 0 && strcmp(val, "asymm") != 0)
 		return -EINVAL;
 	d = opendir(cpu_dir);
 	if (!d) {

@@ -8,19 +8,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-void strv_push(struct strv *s, char *owned);
-void strv_free(struct strv *s);
+#include "strv.h"
 
 /* The system unit search path, highest priority first: $SYSTEMD_UNIT_PATH
  * when set (a trailing ':' appends the defaults), else systemd's defaults,
  * each prefixed by ROOT.  Generator output directories are left out. */
 void unit_paths(struct strv *dirs, const char *root);
-
-enum unit_state { UNIT_NOT_FOUND, UNIT_FOUND, UNIT_MASKED };
 
 /* The assignments of some [Service] keys in one unit file, in order. */
 struct unit_assign {
@@ -71,22 +64,5 @@ int unit_read_values(struct unitmap *m, struct strmap *cache, const struct unit_
 		     const char *skip, struct unit_values *v, char **err);
 void unit_values_free(struct unit_values *v);
 void unit_values_cache_free(struct strmap *cache);
-
-/* Split an ExecStart= VALUE into its commands at each lone unquoted ';'
- * word, as systemd's config_parse_exec does. */
-void unit_exec_split(const char *value, struct strv *cmds);
-
-/* ExecStart= value running VALUE through LAUNCHER with its options ARGS
- * ("--unit=%n ...", already escaped for a unit file).  Keeps systemd's
- * prefixes (-, :, +, !, !!) in front and turns "@" into --argv0.  NULL
- * if VALUE cannot be parsed. */
-char *unit_wrap_exec(const char *value, const char *launcher, const char *args);
-
-/* S as one word of an ExecStart= line that systemd hands the program
- * unchanged (quoted, escaped, specifiers and variables doubled). */
-char *unit_exec_word(const char *s);
-
-/* Does VALUE already run LAUNCHER? */
-bool unit_exec_runs(const char *value, const char *launcher);
 
 #endif

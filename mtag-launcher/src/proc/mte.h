@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "policy.h"
-
 #define SYSFS_CPU_DIR "/sys/devices/system/cpu"
 
 /* Does this CPU and kernel offer MTE to user space (HWCAP2_MTE)? */
@@ -28,8 +26,8 @@ struct cpu_pref_count {
 };
 unsigned mte_cpu_preferred(const char *cpu_dir, struct cpu_pref_count *c);
 
-/* Write MODE (async, sync or asymm) to every CPU's mte_tcf_preferred.
+/* Write MODE ("async", "sync" or "asymm") to every CPU's mte_tcf_preferred.
  * Returns the number of CPUs written, or -errno (ERRBUF gets the path). */
-int mte_set_cpu_preferred(const char *cpu_dir, enum mtag_mode mode, char *errbuf, size_t errlen);
+int mte_set_cpu_preferred(const char *cpu_dir, const char *mode, char *errbuf, size_t errlen);
 
 #endif

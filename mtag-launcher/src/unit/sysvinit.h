@@ -7,7 +7,7 @@
 #ifndef MTAG_SYSVINIT_H
 #define MTAG_SYSVINIT_H
 
-#include "unitfile.h"
+#include "strv.h"
 
 /* The SysV script directories: $SYSTEMD_SYSVINIT_PATH (':'-separated)
  * when set, else /etc/init.d under ROOT.  OPEN[i] is where to read,
