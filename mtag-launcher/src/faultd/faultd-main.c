@@ -34,6 +34,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "bugid.h"
 #include "conffiles.h"
 #include "faultcount.h"
 #include "util.h"
@@ -76,6 +77,9 @@ static void usage(FILE *f)
 		"                         entries as FIELD=VALUE blocks instead of writing them\n"
 		"      --proc DIR         read the faulting processes' maps and status under\n"
 		"                         DIR instead of /proc\n"
+		"      --dpkg-admindir DIR\n"
+		"                         the dpkg database that names a faulting object's\n"
+		"                         package (default /var/lib/dpkg)\n"
 		"      --upgrade-dir DIR  the upgraded start's records in DIR/upgrade (default\n"
 		"                         /run/mtag)\n"
 		"      --root DIR, --config FILE\n"
@@ -745,7 +749,7 @@ out:
 }
 
 enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION,
-       OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG };
+       OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG, OPT_DPKG_ADMINDIR };
 
 int main(int argc, char **argv)
 {
@@ -758,6 +762,7 @@ int main(int argc, char **argv)
 		{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 		{ "print", no_argument, NULL, OPT_PRINT },
 		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
+		{ "dpkg-admindir", required_argument, NULL, OPT_DPKG_ADMINDIR },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
@@ -788,6 +793,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_UPGRADE_DIR:
 			o.upgrade_dir = optarg;
+			break;
+		case OPT_DPKG_ADMINDIR:
+			bug_set_dpkg_admindir(optarg);
 			break;
 		case OPT_ROOT:
 			o.conf.root = optarg;

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bugid.h"
 #include "cause.h"
 #include "cgunit.h"
 #include "escape.h"
@@ -120,6 +121,31 @@ static bool pc_object(const char *proc, pid_t pid, uint64_t pc, char *buf, size_
 	return ok;
 }
 
+/* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
+ * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
+ * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
+ * missing. */
+static void add_bug(struct faultd_entry *e, const struct bug_object *b, const char *cause)
+{
+	char sig[BUG_SIGNATURE_LEN + 1];
+	size_t l = strlen(b->path);
+	char *epath = xmalloc(4 * l + 1);
+
+	add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
+	free(epath);
+	add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
+	if (b->build_id[0])
+		add(e, "MTAG_BUILD_ID", "%s", b->build_id);
+	if (b->package[0]) {
+		add(e, "MTAG_PACKAGE", "%s", b->package);
+		add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
+	}
+	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
+		add(e, "MTAG_SIGNATURE", "%s", sig);
+	if (b->note[0])
+		add(e, "MTAG_BUG_NOTE", "%s", b->note);
+}
+
 /* --- the entry ---------------------------------------------------------- */
 
 static const char *action_name(enum mte_fault_report r)
@@ -201,6 +227,8 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	const char *mode = NULL;
 	pid_t pid = f->pid ? f->pid : f->tid; /* /proc/TID works for a thread too */
 	bool have_object = false, sync = f->kind == MTE_FAULT_SYNC;
+	struct bug_object *bug = NULL;
+	const char *bug_why = NULL;
 	char *msg;
 
 	mte_classify(f, NULL, &ci);
@@ -208,6 +236,18 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 		mode = thread_mode(proc, pid, f->tid);
 		if (sync)
 			have_object = pc_object(proc, pid, f->pc, object, sizeof(object));
+		/* The bug's identity (bugid.h); the thread checked again
+		 * after it, as the PID may have been reused meanwhile. */
+		if (have_object) {
+			bug = xmalloc(sizeof(*bug));
+			if (bug_object_of_pc(proc, pid, f->pc, bug, &bug_why) != 1 ||
+			    !same_thread(proc, pid, f->tid, f->comm)) {
+				if (!bug_why)
+					bug_why = "the thread is gone (its PID may be reused)";
+				free(bug);
+				bug = NULL;
+			}
+		}
 	}
 	if (f->mem_tag == MTE_TAG_UNKNOWN)
 		snprintf(memtag, sizeof(memtag), "unknown");
@@ -261,6 +301,11 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 		add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
 		if (have_object)
 			add(e, "MTAG_PC_OBJECT", "%s", object);
+		if (bug)
+			add_bug(e, bug, mte_cause_name(ci.cause));
+		else if (bug_why)
+			add(e, "MTAG_BUG_NOTE", "%s", bug_why);
+		free(bug);
 	}
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));
