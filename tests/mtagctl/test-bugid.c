@@ -196,39 +196,60 @@ static void test_dpkg_owner(void)
 
 static void test_bug_rows(void)
 {
-	struct bug_row *rows = NULL;
-	size_t n = 0, cap = 0;
+	struct bug_set set = { 0 };
+	struct bug_row *rows;
+	char sig[32], mid[40];
 	struct bug_fault f = {
 		.signature = "1111111111111111", .cause = "overflow", .object = "/usr/sbin/nginx",
 		.offset = "0xba1c0", .build_id = "ab", .package = "nginx-core", .version = "1.22.1-9",
 		.machine_id = "a1", .hostname = "host-a", .unit = "nginx.service", .usec = 100,
 	};
 
-	bug_rows_add(&rows, &n, &cap, &f);
+	bug_set_add(&set, &f);
 	f.usec = 50;
-	bug_rows_add(&rows, &n, &cap, &f);                 /* same host again */
+	bug_set_add(&set, &f);                             /* same host again */
 	f.signature = "2222222222222222";
 	f.cause = "wild-pointer";
 	for (int i = 0; i < 4; i++)                        /* more faults, one host */
-		bug_rows_add(&rows, &n, &cap, &f);
+		bug_set_add(&set, &f);
 	f.signature = "1111111111111111";
 	f.cause = "overflow";
 	f.machine_id = "b1";
 	f.hostname = "host-b";
 	f.unit = "nginx-debug.service";
 	f.usec = 300;
-	bug_rows_add(&rows, &n, &cap, &f);
-	bug_rows_sort(rows, n);
-	CHECK(n == 2);
-	/* Most hosts first, though the other has more faults. */
-	CHECK_STR(rows[0].signature, "1111111111111111");
-	CHECK(rows[0].n_hosts == 2 && rows[0].count == 3 && rows[0].first_usec == 50 && rows[0].last_usec == 300);
-	CHECK(rows[0].n_units == 2);
-	CHECK_STR(rows[0].units[0], "nginx-debug.service");
-	CHECK_STR(rows[0].hosts[1].hostname, "host-b");
-	CHECK_STR(rows[1].cause, "use-after-free");
-	CHECK(rows[1].n_hosts == 1 && rows[1].count == 4);
-	bug_rows_free(rows, n);
+	bug_set_add(&set, &f);
+	/* A fleet: 500 hosts, 300 other bugs, each on some of them. */
+	for (int h = 0; h < 500; h++)
+		for (int b = 0; b < 300; b += 1 + h % 7) {
+			snprintf(sig, sizeof(sig), "%016x", 0x10000 + b);
+			snprintf(mid, sizeof(mid), "m%d", h);
+			f.signature = sig;
+			f.machine_id = mid;
+			f.hostname = mid;
+			bug_set_add(&set, &f);
+		}
+	bug_set_sort(&set);
+	rows = set.rows;
+	CHECK(set.n == 302);
+	/* Most hosts first: the fleet's bug 0 is on every host. */
+	CHECK_STR(rows[0].signature, "0000000000010000");
+	CHECK(rows[0].n_hosts == 500 && rows[0].count == 500);
+	for (size_t i = 0; i < set.n; i++) {
+		if (strcmp(rows[i].signature, "1111111111111111") == 0) {
+			/* Two hosts, though the other has more faults. */
+			CHECK(rows[i].n_hosts == 2 && rows[i].count == 3);
+			CHECK(rows[i].first_usec == 50 && rows[i].last_usec == 300);
+			CHECK(rows[i].n_units == 2);
+			CHECK_STR(rows[i].units[0], "nginx-debug.service");
+			CHECK_STR(rows[i].hosts[1].hostname, "host-b");
+			CHECK(i + 1 < set.n && strcmp(rows[i + 1].signature, "2222222222222222") == 0);
+			CHECK_STR(rows[i + 1].cause, "use-after-free");
+			CHECK(rows[i + 1].n_hosts == 1 && rows[i + 1].count == 4);
+		}
+		CHECK(i == 0 || rows[i - 1].n_hosts >= rows[i].n_hosts);
+	}
+	bug_set_free(&set);
 }
 
 void run_bugid_tests(void)

@@ -5,6 +5,7 @@
 #include "mtagctl-bugs.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <inttypes.h>
 #include <libsmartcols.h>
 #include <stdlib.h>
@@ -22,23 +23,23 @@ static void set(char *dst, size_t len, const char *s)
 		snprintf(dst, len, "%s", s);
 }
 
-void bug_rows_add(struct bug_row **rows, size_t *n, size_t *cap, const struct bug_fault *f)
+void bug_set_add(struct bug_set *s, const struct bug_fault *f)
 {
-	struct bug_row *r = NULL;
 	const char *mid = f->machine_id ? f->machine_id : "";
+	void **slot = strmap_slot(&s->index, f->signature);
+	struct bug_row *r;
 	size_t i;
 
-	for (i = 0; i < *n && !r; i++)
-		if (strcmp((*rows)[i].signature, f->signature) == 0)
-			r = &(*rows)[i];
-	if (!r) {
-		grow_array((void **)rows, cap, *n + 1, sizeof(**rows));
-		r = &(*rows)[(*n)++];
+	if (!*slot) {
+		grow_array((void **)&s->rows, &s->cap, s->n + 1, sizeof(*s->rows));
+		r = &s->rows[s->n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->signature, sizeof(r->signature), "%s", f->signature);
 		snprintf(r->cause, sizeof(r->cause), "%s", bug_cause_class(f->cause));
 		r->first_usec = UINT64_MAX;
+		*slot = (void *)(uintptr_t)s->n;
 	}
+	r = &s->rows[(uintptr_t)*slot - 1];
 	/* The signature covers the build-id, cause and offset: the first
 	 * entry's object, package and version stand for all of them. */
 	set(r->object, sizeof(r->object), f->object);
@@ -53,17 +54,17 @@ void bug_rows_add(struct bug_row **rows, size_t *n, size_t *cap, const struct bu
 		r->first_usec = f->usec;
 	if (f->usec > r->last_usec)
 		r->last_usec = f->usec;
-	for (i = 0; i < r->n_hosts; i++)
-		if (strcmp(r->hosts[i].machine_id, mid) == 0)
-			break;
-	if (i == r->n_hosts) {
+	slot = strmap_slot(&r->host_index, mid);
+	if (!*slot) {
 		grow_array((void **)&r->hosts, &r->cap_hosts, r->n_hosts + 1, sizeof(*r->hosts));
-		memset(&r->hosts[i], 0, sizeof(r->hosts[i]));
-		snprintf(r->hosts[i].machine_id, sizeof(r->hosts[i].machine_id), "%s", mid);
-		r->n_hosts++;
+		memset(&r->hosts[r->n_hosts], 0, sizeof(r->hosts[0]));
+		snprintf(r->hosts[r->n_hosts].machine_id, sizeof(r->hosts[0].machine_id), "%s", mid);
+		*slot = (void *)(uintptr_t)++r->n_hosts;
 	}
+	i = (uintptr_t)*slot - 1;
 	if (f->hostname && *f->hostname)
 		snprintf(r->hosts[i].hostname, sizeof(r->hosts[i].hostname), "%s", f->hostname);
+	/* A bug is in few units: a list. */
 	if (f->unit && *f->unit) {
 		for (i = 0; i < r->n_units; i++)
 			if (strcmp(r->units[i], f->unit) == 0)
@@ -101,27 +102,34 @@ static int host_cmp(const void *a, const void *b)
 	return r ? r : strcmp(x->machine_id, y->machine_id);
 }
 
-void bug_rows_sort(struct bug_row *rows, size_t n)
+void bug_set_sort(struct bug_set *s)
 {
-	for (size_t i = 0; i < n; i++) {
+	struct bug_row *rows = s->rows;
+
+	strmap_free(&s->index, NULL);
+	for (size_t i = 0; i < s->n; i++) {
+		strmap_free(&rows[i].host_index, NULL);
 		if (rows[i].n_units)
 			qsort(rows[i].units, rows[i].n_units, sizeof(*rows[i].units), str_cmp);
 		if (rows[i].n_hosts)
 			qsort(rows[i].hosts, rows[i].n_hosts, sizeof(*rows[i].hosts), host_cmp);
 	}
-	if (n)
-		qsort(rows, n, sizeof(*rows), row_cmp);
+	if (s->n)
+		qsort(rows, s->n, sizeof(*rows), row_cmp);
 }
 
-void bug_rows_free(struct bug_row *rows, size_t n)
+void bug_set_free(struct bug_set *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < rows[i].n_units; k++)
-			free(rows[i].units[k]);
-		free(rows[i].units);
-		free(rows[i].hosts);
+	strmap_free(&s->index, NULL);
+	for (size_t i = 0; i < s->n; i++) {
+		strmap_free(&s->rows[i].host_index, NULL);
+		for (size_t k = 0; k < s->rows[i].n_units; k++)
+			free(s->rows[i].units[k]);
+		free(s->rows[i].units);
+		free(s->rows[i].hosts);
 	}
-	free(rows);
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
 }
 
 /* --- columns -------------------------------------------------------------- */

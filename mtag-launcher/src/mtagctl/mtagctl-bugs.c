@@ -66,8 +66,8 @@ static bool is_signature(const char *s)
 
 int verb_bugs(const struct ctl *c)
 {
-	struct bug_row *rows = NULL;
-	size_t n = 0, cap = 0, shown;
+	struct bug_set set = { 0 };
+	size_t n, shown;
 	unsigned long unsigned_faults = 0, untrusted = 0, total = 0;
 	sd_journal *j;
 	char m[300];
@@ -129,20 +129,21 @@ int verb_bugs(const struct ctl *c)
 			.build_id = f->build_id, .package = f->package, .version = f->version,
 			.machine_id = f->machine_id, .hostname = f->hostname, .unit = f->unit, .usec = u,
 		};
-		bug_rows_add(&rows, &n, &cap, &bf);
+		bug_set_add(&set, &bf);
 	}
 	if (e < 0)
 		log_msg(LOG_WARNING, NULL, "reading the journal: %s (the list may be short)", strerror(-e));
 	sd_journal_close(j);
 	free(f);
-	bug_rows_sort(rows, n);
+	bug_set_sort(&set);
+	n = set.n;
 	/* -n N: the first N bugs. */
 	shown = c->lines >= 0 && (size_t)c->lines < n ? (size_t)c->lines : n;
 	pager_open(c);
 	if (c->json) {
-		bug_json_print(c, stdout, rows, shown);
+		bug_json_print(c, stdout, set.rows, shown);
 	} else {
-		e = bug_table_print(c, stdout, rows, shown);
+		e = bug_table_print(c, stdout, set.rows, shown);
 		if (e < 0)
 			log_msg(LOG_ERR, NULL, "cannot print the table: %s", strerror(-e));
 		if (!c->no_legend) {
@@ -158,6 +159,6 @@ int verb_bugs(const struct ctl *c)
 			printf(".\n");
 		}
 	}
-	bug_rows_free(rows, n);
+	bug_set_free(&set);
 	return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
 }

@@ -23,6 +23,8 @@ struct bug_host {
 	char hostname[256];       /* its _HOSTNAME, the latest seen */
 };
 
+#include "strmap.h"
+
 struct bug_row {
 	char signature[BUG_SIGNATURE_LEN + 1];
 	char cause[32];           /* bug_cause_class() of MTAG_CAUSE */
@@ -33,22 +35,33 @@ struct bug_row {
 	uint64_t count, first_usec, last_usec;
 	struct bug_host *hosts;
 	size_t n_hosts, cap_hosts;
+	struct strmap host_index; /* machine ID -> index in hosts + 1 */
 	char **units;
 	size_t n_units, cap_units;
 };
 
-/* Add one fault to ROWS (*N, *CAP): its row by SIGNATURE, created when
- * new.  The strings are the entry's fields ("" missing). */
+/* The rows, and an index by signature: a fleet's journals hold many
+ * faults, and adding one costs the same however many bugs and hosts
+ * there are. */
+struct bug_set {
+	struct bug_row *rows;
+	size_t n, cap;
+	struct strmap index;      /* signature -> index in rows + 1 */
+};
+
+/* Add one fault to S: its row by SIGNATURE, created when new.  The
+ * strings are the entry's fields ("" missing). */
 struct bug_fault {
 	const char *signature, *cause, *object, *offset, *build_id, *package, *version;
 	const char *machine_id, *hostname, *unit;
 	uint64_t usec;
 };
-void bug_rows_add(struct bug_row **rows, size_t *n, size_t *cap, const struct bug_fault *f);
+void bug_set_add(struct bug_set *s, const struct bug_fault *f);
 
-/* Most hosts first, then most faults, then the latest, then by signature. */
-void bug_rows_sort(struct bug_row *rows, size_t n);
-void bug_rows_free(struct bug_row *rows, size_t n);
+/* Most hosts first, then most faults, then the latest, then by
+ * signature (the index is dropped: no adding after this). */
+void bug_set_sort(struct bug_set *s);
+void bug_set_free(struct bug_set *s);
 
 /* The table (header unless --no-legend; control bytes escaped by
  * libsmartcols) or, with C->json, a JSON array of objects: every column's
