@@ -153,6 +153,21 @@ static void test_object_of_pc(void)
 	CHECK(o->offset == 0x22340 && !o->build_id[0] && !o->package[0]);
 	CHECK(strstr(o->note, "build-id: the object's path names another file now") != NULL);
 	CHECK(strstr(o->note, "package: this host's file of that name is another one") != NULL);
+	/* The path is a symbolic link now (to the same file even): not
+	 * followed, maps names files by their real path. */
+	snprintf(path, sizeof(path), "%s/bugid-link", tmpdir());
+	unlink(path);
+	CHECK(symlink(obj, path) == 0);
+	proc = fake_proc(155, path, (uint64_t)st.st_ino, "r-xp");
+	CHECK(bug_object_of_pc(proc, 155, 0x412340, o, &why) == 1);
+	CHECK(!o->build_id[0] && strstr(o->note, "symbolic link") != NULL);
+	/* A FIFO (or a device) in its place is never opened: no hang. */
+	snprintf(path, sizeof(path), "%s/bugid-fifo", tmpdir());
+	unlink(path);
+	CHECK(mkfifo(path, 0600) == 0);
+	proc = fake_proc(156, path, (uint64_t)st.st_ino, "r-xp");
+	CHECK(bug_object_of_pc(proc, 156, 0x412340, o, &why) == 1);
+	CHECK(!o->build_id[0] && strstr(o->note, "another file now") != NULL);
 	/* A deleted object (upgraded under the running process). */
 	snprintf(path, sizeof(path), "%s (deleted)", obj);
 	proc = fake_proc(154, path, (uint64_t)st.st_ino, "r-xp");

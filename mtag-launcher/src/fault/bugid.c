@@ -8,10 +8,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libelf.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <elfutils/libdwelf.h>
@@ -113,9 +115,36 @@ static int read_build_id(int fd, char *out, size_t len, const char **why)
 	return 0;
 }
 
+/* Open PATH under the directory ROOT without following any symbolic
+ * link (maps names a file by its real path: a link on the way was put
+ * there since), with openat2() (Linux 5.6), else O_NOFOLLOW on the last
+ * component only.  An fd or -errno. */
+static int open_beneath(const char *root, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_IN_ROOT,
+	};
+	int dfd, fd, e;
+
+	dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	while (*path == '/')
+		path++;
+	fd = (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		fd = openat(dfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	e = errno;
+	close(dfd);
+	return fd < 0 ? -e : fd;
+}
+
 /* Open the file of mapping M of PROC/PID: map_files (the very file, even
  * deleted or in another mount namespace; needs CAP_SYS_ADMIN), else the
  * path under the process's root, which must have the mapping's inode.
+ * The file is the process's owner's choice: only a regular file is
+ * opened (a device's open can do things), checked before and after.
  * An fd, or -errno with *WHY. */
 static int open_object(const char *proc, pid_t pid, const struct procmap *m, const char **why)
 {
@@ -124,20 +153,34 @@ static int open_object(const char *proc, pid_t pid, const struct procmap *m, con
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/%d/map_files/%" PRIx64 "-%" PRIx64, proc, (int)pid, m->start, m->end);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*why = "the object is not a regular file";
+		return -EINVAL;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		if (str_ends_with(m->path, " (deleted)")) {
 			*why = "the object was deleted and its mapping cannot be opened";
 			return -ENOENT;
 		}
-		if ((size_t)snprintf(path, sizeof(path), "%s/%d/root%s", proc, (int)pid, m->path) >= sizeof(path)) {
+		snprintf(path, sizeof(path), "%s/%d/root", proc, (int)pid);
+		if (strlen(path) + strlen(m->path) + 1 >= sizeof(path)) {
 			*why = "the object's path is too long";
 			return -ENAMETOOLONG;
 		}
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		/* Before the open too: a device must not be opened at all. */
+		strcat(path, m->path);
+		if (stat(path, &st) == 0 && (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != m->inode)) {
+			*why = "the object's path names another file now (replaced since it was mapped)";
+			return -ESTALE;
+		}
+		snprintf(path, sizeof(path), "%s/%d/root", proc, (int)pid);
+		fd = open_beneath(path, m->path);
 		if (fd < 0) {
-			*why = "the object cannot be opened (the process is gone, or no CAP_SYS_PTRACE)";
-			return -errno;
+			*why = fd == -ELOOP || fd == -EXDEV ?
+			       "the object's path goes through a symbolic link now (replaced since it was mapped)" :
+			       "the object cannot be opened (the process is gone, or no CAP_SYS_PTRACE)";
+			return fd;
 		}
 		if (fstat(fd, &st) < 0 || (uint64_t)st.st_ino != m->inode) {
 			close(fd);

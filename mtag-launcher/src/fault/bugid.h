@@ -51,8 +51,10 @@ struct bug_object {
  * for the tests), with its build-id and package.  The process is not
  * trusted to stay: the mapping must be a file mapping with execute
  * permission; the file is opened through PROC/PID/map_files/START-END
- * (root with CAP_SYS_ADMIN) or else PROC/PID/root/PATH, whose inode must
- * be the mapping's; after the build-id is read the maps are read again
+ * (root with CAP_SYS_ADMIN) or else PROC/PID/root/PATH (openat2() with no
+ * symbolic link followed), whose inode must be the mapping's; only a
+ * regular file is opened (no device, no FIFO: checked before the open
+ * and after); after the build-id is read the maps are read again
  * and must still map PC to the same file at the same place (an exec or
  * an munmap in between gives up).  The build-id is read with libdw
  * (dwelf_elf_gnu_build_id()).  Returns 1 and fills *O (parts that could
