@@ -28,6 +28,8 @@ include mk/launcher.mk
 -include mk/compat.mk
 # Reliability figures: make reliability, make fuzz-long (issue 22).
 -include mk/reliability.mk
+# The Ansible role and its tests (suite ansible).
+-include mk/ansible.mk
 
 check:
 	@tests/run-suites $(CHECK_SUITES)

@@ -1,6 +1,12 @@
 # Debian's glibc for arm64 with mtag's patches (patches/glibc/).
 #
-# make glibc
+# make glibc [SUITE=bookworm|trixie]
+#   SUITE (default bookworm for now): bookworm builds glibc 2.36 on the
+#   host with patches/glibc/series; trixie builds glibc 2.41 inside the
+#   trixie build chroot (tools/build-chroot, tools/in-chroot) with
+#   patches/glibc/trixie/series, cached in $(MTAG_CACHE)/glibc-trixie/.
+#   The products land in the same places ($(BUILD)/debs/,
+#   $(BUILD)/glibc/sysroot/) whatever the suite.
 #   tools/build-glibc unpacks the tree the glibc-source package ships
 #   (/usr/src/glibc) into $(MTAG_CACHE)/glibc/tree, appends the patches
 #   listed in patches/glibc/series to Debian's debian/patches/series,
@@ -29,8 +35,10 @@
 # under qemu-aarch64 with the rebuilt and with the stock libc, and glibc's
 # own tst-memtag-enable* tests (tools/build-glibc test misc/tst-...).
 
+GLIBC_SUITE = $(or $(SUITE),bookworm)
+
 .PHONY: glibc
 glibc:
-	tools/build-glibc
+	SUITE=$(GLIBC_SUITE) tools/build-glibc
 
 CHECK_SUITES += glibc

@@ -1,6 +1,11 @@
 # Debian's jemalloc for arm64 with mtag's patches (patches/jemalloc/).
 #
-# make jemalloc
+# make jemalloc [SUITE=bookworm|trixie]
+#   SUITE (default bookworm for now): bookworm builds Debian's 5.3.0-1 on
+#   the host; trixie builds 5.3.0-3 (same five patches) inside the trixie
+#   build chroot, cached in $(MTAG_CACHE)/jemalloc-trixie/ (the archive has
+#   no .dsc for it: tools/build-jemalloc checks the tarballs against the
+#   Sources index and unpacks them without it).
 #   tools/build-jemalloc fetches Debian's jemalloc source package
 #   (apt-get source, into $(MTAG_CACHE)/jemalloc/src), appends the patches
 #   listed in patches/jemalloc/series to Debian's series, sets the version
@@ -28,8 +33,10 @@
 JEMALLOC_ROOT := $(BUILD)/jemalloc/root
 
 .PHONY: jemalloc jemalloc-check-full bench-jemalloc
+JEMALLOC_SUITE = $(or $(SUITE),bookworm)
+
 jemalloc:
-	tools/build-jemalloc
+	SUITE=$(JEMALLOC_SUITE) tools/build-jemalloc
 
 # The built packages unpacked: headers and library for mtagtest.
 $(JEMALLOC_ROOT)/stamp: $(BUILD)/jemalloc/inputs-hash
@@ -40,7 +47,7 @@ $(JEMALLOC_ROOT)/stamp: $(BUILD)/jemalloc/inputs-hash
 	touch $@
 
 $(BUILD)/jemalloc/inputs-hash:
-	tools/build-jemalloc
+	SUITE=$(JEMALLOC_SUITE) tools/build-jemalloc
 
 $(BUILD)/arm64/tests/mtagtest: tests/jemalloc/mtagtest.c $(JEMALLOC_ROOT)/stamp
 	mkdir -p $(dir $@)

@@ -5,13 +5,16 @@
 # FLAVOUR=cloud-arm64 or arm64: Debian's configuration of that name with
 # patches/linux/mtag-debian.config, for real machines (UEFI, GRUB,
 # initramfs, modules): build/kernel-FLAVOUR/ (see mk/release.mk).
+# SUITE=trixie: linux-source-6.12 and patches/linux/trixie/series, cached
+# in $(MTAG_CACHE)/kernel-trixie/; the products land in the same places.
+# Default (SUITE unset or empty): bookworm.
 
 .PHONY: kernel kernel-force
 kernel:
-	@tools/build-kernel
+	@SUITE=$(SUITE) tools/build-kernel
 
 # Rebuild even if the result cache has these inputs (still incremental).
 kernel-force:
-	@KERNEL_FORCE=1 tools/build-kernel
+	@SUITE=$(SUITE) KERNEL_FORCE=1 tools/build-kernel
 
 CHECK_SUITES += kernel

@@ -6,6 +6,7 @@
 #include "strmap.h"
 #include "unit.h"
 #include "execstart.h"
+#include "launcher-args.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"
@@ -448,6 +449,61 @@ static void test_unreadable_fragment(void)
 	unitmap_free(&m);
 }
 
+/* What the generator writes, read back as the launcher sees it: the
+ * words systemd hands the program, and the launcher's own parser on them
+ * (mtagctl's reader of the drop-in). */
+static void test_exec_words(void)
+{
+	struct launcher_opts o;
+	struct strv w;
+	char *line, *entry = unit_exec_word("sync require=yes upgrade=10min"), *argv[16];
+
+	CHECK(unit_exec_words("-@/bin/x a\\ b \"c d\" 'e;f' 100%% $$HOME %n %i", "web.service", &w));
+	CHECK(w.n == 8);
+	if (w.n == 8) {
+		CHECK_STR(w.v[0], "/bin/x");
+		CHECK_STR(w.v[1], "a b");
+		CHECK_STR(w.v[2], "c d");
+		CHECK_STR(w.v[3], "e;f");
+		CHECK_STR(w.v[4], "100%");
+		CHECK_STR(w.v[5], "$HOME");
+		CHECK_STR(w.v[6], "web.service");
+		CHECK_STR(w.v[7], "%i");
+	}
+	strv_free(&w);
+	CHECK(!unit_exec_words("/bin/x 'open", "web.service", &w));
+	strv_free(&w);
+
+	line = unit_wrap_exec("/usr/sbin/nginx -g 'daemon on;'", L, "--unit=%n --policy-entry=PE --policy-source=\"/etc/mtag/policy.conf:3\"");
+	CHECK(line != NULL);
+	if (line) {
+		/* The entry as the generator quotes it. */
+		char *full = xasprintf("%.*s%s%s", (int)(strstr(line, "PE") - line), line, entry,
+				       strstr(line, "PE") + 2);
+
+		CHECK(unit_exec_words(full, "web.service", &w));
+		CHECK(w.n > 0 && w.n < 16);
+		if (w.n > 0 && w.n < 16) {
+			memcpy(argv, w.v, w.n * sizeof(*argv));
+			argv[w.n] = NULL;
+			CHECK(launcher_args_parse((int)w.n, argv, &o, true) > 0);
+			CHECK_STR(o.unit, "web.service");
+			CHECK(o.policy_entry && strcmp(o.policy_entry, "sync require=yes upgrade=10min") == 0);
+			CHECK(o.policy_source && strcmp(o.policy_source, "/etc/mtag/policy.conf:3") == 0);
+		}
+		strv_free(&w);
+		free(full);
+	}
+	free(line);
+	free(entry);
+	/* Quiet: a bad option is refused without a word. */
+	{
+		char *bad[] = { (char *)L, (char *)"--mode", (char *)"bogus", (char *)"--", (char *)"/bin/x", NULL };
+
+		CHECK(launcher_args_parse(5, bad, &o, true) == -1);
+	}
+}
+
 void run_unitfile_tests(void)
 {
 	RUN(test_wrap);
@@ -458,6 +514,7 @@ void run_unitfile_tests(void)
 	RUN(test_unreadable_fragment);
 	RUN(test_config_parse_lines);
 	RUN(test_exec_split);
+	RUN(test_exec_words);
 	RUN(test_name_map);
 	RUN(test_late_dropin);
 }

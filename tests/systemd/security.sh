@@ -3,7 +3,7 @@
 # units (units/*.service), by systemd-analyze security --offline=true.
 #
 #   security/UNIT                  its overall exposure is at most the
-#                                  ceiling below (the score README.md
+#                                  ceiling below (the score docs/sandboxing.md
 #                                  publishes): a setting dropped or
 #                                  weakened raises it and fails here
 #   security/units-listed          every units/*.service has a ceiling

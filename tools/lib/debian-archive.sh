@@ -13,10 +13,12 @@
 # debian_archive_uri main|security [CODENAME] -- the URI, without a
 # trailing slash, of the "deb" source whose suite is CODENAME (default: the
 # host's, from /etc/os-release) for main, or CODENAME-security for
-# security.  When no security source is configured, the main URI with
-# "debian" at its end made "debian-security" (the archive's own layout,
-# which mirrors and proxies keep).  Prints nothing and returns 1 when
-# there is none.
+# security.  When no source for CODENAME is configured (a bookworm host
+# asked for trixie), the host's own main URI: one archive serves every
+# suite, and a mirror or proxy of it does too.  When no security source
+# is configured, the main URI with "debian" at its end made
+# "debian-security" (the archive's own layout, which mirrors and proxies
+# keep).  Prints nothing and returns 1 when there is none.
 debian_archive_uri() {
 	_dau_which=$1
 	_dau_codename=${2:-$(. /etc/os-release && echo "${VERSION_CODENAME:-}")}
@@ -28,6 +30,10 @@ debian_archive_uri() {
 	# shellcheck disable=SC2016 # apt's own $(FIELD) syntax
 	_dau_uri=$(apt-get indextargets --no-release-info --format '$(TARGET_OF) $(REPO_URI) $(RELEASE)' 2>/dev/null |
 		awk -v s="$_dau_suite" '$1 == "deb" && $3 == s { sub(/\/+$/, "", $2); print $2; exit }')
+	_dau_host=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	if [ -z "$_dau_uri" ] && [ "$_dau_which" = main ] && [ "$_dau_codename" != "$_dau_host" ]; then
+		_dau_uri=$(debian_archive_uri main "$_dau_host") || return 1
+	fi
 	if [ -z "$_dau_uri" ] && [ "$_dau_which" = security ]; then
 		_dau_uri=$(debian_archive_uri main "$_dau_codename") || return 1
 		case $_dau_uri in

@@ -41,6 +41,7 @@
 #include "systemd-time.h"
 #include "faultd.h"
 #include "log.h"
+#include "main-func.h"
 #include "policy.h"
 #include "upgrade.h"
 #include "faultfields.h"
@@ -94,7 +95,8 @@ static void usage(FILE *f)
 
 static int run_stdin(const struct opts *o)
 {
-	struct faultd_entry e = { 0 };
+	struct faultd_record r = { 0 };
+	struct log_struct e = { 0 };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -102,20 +104,23 @@ static int run_stdin(const struct opts *o)
 	while ((n = getline(&line, &cap, stdin)) >= 0) {
 		struct faultd_kmsg k = { .text = line, .len = (size_t)n };
 
-		if (faultd_build(o->proc, &k, &e) != FAULTD_NONE)
-			faultd_entry_print(stdout, &e);
+		if (faultd_decide(o->proc, &k, &r) != FAULTD_NONE) {
+			faultd_entry(&r, &e);
+			log_struct_print(stdout, &e);
+		}
 	}
-	faultd_entry_free(&e);
+	faultd_record_free(&r);
+	log_struct_free(&e);
 	free(line);
 	if (ferror(stdin)) {
 		log_msg(LOG_ERR, NULL, "reading standard input: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
 	if (fflush(stdout) != 0) {
 		log_msg(LOG_ERR, NULL, "writing standard output: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
-	return 0;
+	return EXIT_SUCCESS;
 }
 
 /* --- the journal --------------------------------------------------------- */
@@ -159,7 +164,8 @@ struct follow {
 	const struct opts *o;
 	struct policy_cache policy;
 	sd_journal *j;
-	struct faultd_entry e;
+	struct faultd_record rec;  /* the kernel line handled now */
+	struct log_struct e;       /* and its entry */
 	/* The cursor of the last kernel entry handled and the counts up to
 	 * it: what DIR/state holds once saved. */
 	struct faultcount count;
@@ -204,17 +210,14 @@ static int save_cursor(struct follow *s, bool durable)
  * counts stop where its cursor does, so the line is not counted yet). */
 static void count_entry(struct follow *s, enum faultd_kind kind)
 {
-	const char *n;
+	const struct faultd_record *r = &s->rec;
 
 	switch (kind) {
 	case FAULTD_FAULT:
-		faultcount_add_fault(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
-				     faultd_entry_get(&s->e, "MTAG_CAUSE"));
+		faultcount_add_fault(&s->count, faultd_record_unit(r), mte_cause_name(r->ci.cause));
 		break;
 	case FAULTD_SUPPRESSED:
-		n = faultd_entry_get(&s->e, "MTAG_SUPPRESSED");
-		faultcount_add_suppressed(&s->count, faultd_entry_get(&s->e, "MTAG_UNIT"),
-					  n ? strtoull(n, NULL, 10) : 0);
+		faultcount_add_suppressed(&s->count, faultd_record_unit(r), r->sp.count);
 		break;
 	case FAULTD_UNPARSED:
 		s->count.unparsed++;
@@ -224,78 +227,21 @@ static void count_entry(struct follow *s, enum faultd_kind kind)
 	}
 }
 
+/* The entry of the line handled, written once from its record. */
 static int send_entry(struct follow *s)
 {
-	struct iovec *iov;
-	int r;
-
+	faultd_entry(&s->rec, &s->e);
 	if (s->o->print) {
-		faultd_entry_print(stdout, &s->e);
+		log_struct_print(stdout, &s->e);
 		fflush(stdout);
 		return 0;
 	}
-	iov = calloc(s->e.n, sizeof(*iov));
-	if (!iov)
-		return -ENOMEM;
-	for (size_t i = 0; i < s->e.n; i++) {
-		iov[i].iov_base = s->e.fields[i];
-		iov[i].iov_len = strlen(s->e.fields[i]);
-	}
-	r = sd_journal_sendv(iov, (int)s->e.n);
-	free(iov);
-	return r;
-}
-
-/* Add SUFFIX to the MESSAGE= field of E. */
-static void message_append(struct faultd_entry *e, const char *suffix)
-{
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->fields[i], "MESSAGE=", 8) == 0) {
-			char *m;
-
-			if (asprintf(&m, "%s%s", e->fields[i], suffix) < 0)
-				abort();
-			free(e->fields[i]);
-			e->fields[i] = m;
-			return;
-		}
-}
-
-static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void entry_add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	char *v, *f;
-
-	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&f, "%s=%s", name, v) < 0)
-		abort();
-	free(v);
-	if (e->n == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 32;
-		e->fields = realloc(e->fields, e->cap * sizeof(*e->fields));
-		if (!e->fields)
-			abort();
-	}
-	e->fields[e->n++] = f;
-}
-
-static void hhmmss(uint64_t usec, char *buf, size_t len)
-{
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "(unknown time)");
+	return log_struct_send(&s->e);
 }
 
 /*
- * The upgraded start (upgrade.h).  A fault entry E of a system unit whose
+ * The upgraded start (upgrade.h), decided into the record FR before its
+ * entry is written (faultd_entry()).  A fault of a system unit whose
  * policy is async with upgrade=: an async fault that killed a process (a
  * signal, not report mode) leaves DIR/upgrade/UNIT.fault for the unit's
  * next start, unless the once-per-boot upgrade was used; a sync fault
@@ -304,50 +250,44 @@ static void hhmmss(uint64_t usec, char *buf, size_t len)
  * /dev/kmsg cannot give its line) writes a record, and only faultd (root)
  * can write in DIR/upgrade.
  */
-static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool kernel,
-			 struct faultd_entry *e)
+static void upgrade_step(struct follow *s, bool kernel, struct faultd_record *fr)
 {
 	const struct opts *o = s->o;
-	const char *kind = faultd_entry_get(e, "MTAG_FAULT_KIND");
-	const char *action = faultd_entry_get(e, "MTAG_FAULT_ACTION");
-	const char *unit = faultd_entry_get(e, "MTAG_UNIT");
+	const char *unit = faultd_record_unit(fr);
 	const struct policy_entry *pe;
 	const struct policy *p;
 	struct upgrade_rec r;
-	char span[64], when[64], *path = NULL, *suffix = NULL;
+	char *path = NULL;
 	uint64_t window;
 
-	if (!kernel || !unit || !kind || !action || faultd_entry_get(e, "MTAG_USER_UNIT") ||
-	    strcmp(action, "signal") != 0)
+	if (!kernel || !unit || fr->user_unit[0] || fr->f.report != MTE_FAULT_SIGNAL)
 		return;
 	p = policy_current(&s->policy, &o->conf);
 	pe = policy_names_unit(p, unit) ? policy_lookup(p, unit) : NULL;
 	window = pe && pe->mode == MTAG_MODE_ASYNC ? pe->upgrade_ns : 0;
 	if (!window)
 		return;
-	duration_format(window, span, sizeof(span));
 
-	if (strcmp(kind, "async") == 0) {
+	if (fr->f.kind == MTE_FAULT_ASYNC) {
 		const char *why;
+		char *who;
 		int rc;
 
 		memset(&r, 0, sizeof(r));
 		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".used");
 		if (upgrade_read(path, &r) > 0) {
-			hhmmss(r.granted_usec, when, sizeof(when));
-			entry_add(e, "MTAG_UPGRADE_NEXT", "limit");
-			if (asprintf(&suffix, "; no upgraded start: the one of this boot was used at %s", when) < 0)
-				abort();
+			fr->upgrade = FAULTD_UPGRADE_LIMIT;
+			fr->grant = r;
 			goto out;
 		}
 		free(path);
 		path = upgrade_path(o->upgrade_dir, "upgrade", unit, ".fault");
 		memset(&r, 0, sizeof(r));
-		r.fault_usec = k->realtime_usec;
-		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", k->cursor ? k->cursor : "");
-		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s[%s]",
-			 faultd_entry_get(e, "MTAG_COMM") ? faultd_entry_get(e, "MTAG_COMM") : "?",
-			 faultd_entry_get(e, "MTAG_TID") ? faultd_entry_get(e, "MTAG_TID") : "?");
+		r.fault_usec = fr->realtime_usec;
+		snprintf(r.fault_cursor, sizeof(r.fault_cursor), "%s", fr->cursor ? fr->cursor : "");
+		who = xasprintf("%s[%d]", fr->f.comm, (int)fr->f.tid);
+		snprintf(r.fault_comm, sizeof(r.fault_comm), "%s", who);
+		free(who);
 		rc = upgrade_dir_ensure(o->upgrade_dir, "upgrade", 0700, &why);
 		if (rc == 0)
 			rc = upgrade_write(path, &r, 0600);
@@ -357,39 +297,21 @@ static void upgrade_step(struct follow *s, const struct faultd_kmsg *k, bool ker
 		if (rc < 0) {
 			log_msg(LOG_ERR, NULL, "cannot record the async fault of %s for an upgraded start: %s: %s",
 			    unit, path, strerror(-rc));
-			entry_add(e, "MTAG_UPGRADE_NEXT", "error");
+			fr->upgrade = FAULTD_UPGRADE_ERROR;
 			goto out;
 		}
-		entry_add(e, "MTAG_UPGRADE_NEXT", "yes");
-		entry_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, window);
-		if (asprintf(&suffix, "; the next start of %s runs in sync for %s (upgrade=)", unit, span) < 0)
-			abort();
-	} else if (strcmp(kind, "sync") == 0) {
+		fr->upgrade = FAULTD_UPGRADE_NEXT;
+		fr->upgrade_ns = window;
+	} else {
 		path = upgrade_path(o->upgrade_dir, "upgrade-grant", unit, NULL);
-		if (upgrade_read(path, &r) <= 0 || !r.granted_usec || !k->realtime_usec ||
-		    k->realtime_usec < r.granted_usec ||
-		    k->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
+		if (upgrade_read(path, &r) <= 0 || !r.granted_usec || !fr->realtime_usec ||
+		    fr->realtime_usec < r.granted_usec ||
+		    fr->realtime_usec > r.granted_usec + window / 1000 + UPGRADE_SLACK_USEC)
 			goto out;
-		hhmmss(r.fault_usec, when, sizeof(when));
-		/* MTE_TCF shows the mode asked for; the thread checked in
-		 * sync (the kernel's timed upgrade). */
-		for (size_t i = 0; i < e->n; i++)
-			if (strcmp(e->fields[i], "MTAG_MODE=async") == 0) {
-				free(e->fields[i]);
-				e->fields[i] = strdup("MTAG_MODE=sync");
-				if (!e->fields[i])
-					abort();
-			}
-		entry_add(e, "MTAG_UPGRADED_FROM", "%s", r.fault_cursor);
-		entry_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r.fault_usec);
-		entry_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r.invocation);
-		if (asprintf(&suffix, "; in the upgraded start after the async fault at %s", when) < 0)
-			abort();
+		fr->upgrade = FAULTD_UPGRADED;
+		fr->grant = r;
 	}
 out:
-	if (suffix)
-		message_append(e, suffix);
-	free(suffix);
 	free(path);
 }
 
@@ -455,7 +377,7 @@ static int handle_entry(struct follow *s)
 		/* Cheap test first: most kernel lines are not ours. */
 		if (memmem(k.text, k.len, "tag check fault", strlen("tag check fault")) ||
 		    memmem(k.text, k.len, "fault reports suppressed", strlen("fault reports suppressed")))
-			kind = faultd_build(s->o->proc, &k, &s->e);
+			kind = faultd_decide(s->o->proc, &k, &s->rec);
 		if (kind == FAULTD_FAULT) {
 			/* The kernel's own lines have facility 0 (LOG_KERN);
 			 * a line written to /dev/kmsg gets LOG_USER at least. */
@@ -463,7 +385,7 @@ static int handle_entry(struct follow *s)
 				      len == strlen("SYSLOG_FACILITY=0") &&
 				      memcmp(data, "SYSLOG_FACILITY=0", len) == 0;
 
-			upgrade_step(s, &k, kernel, &s->e);
+			upgrade_step(s, kernel, &s->rec);
 		}
 	} else if (r < 0 && r != -ENOENT) {
 		log_msg(LOG_WARNING, NULL, "kernel journal entry %s: cannot read its MESSAGE: %s (skipped)",
@@ -666,7 +588,7 @@ static int run_journal(const struct opts *o)
 	sd_id128_t boot_id;
 	char boot[33], match[64];
 	sigset_t ss;
-	int r, sfd = -1, rc = 1;
+	int r, sfd = -1, rc = EXIT_FAILURE;
 
 	/* SIGTERM and SIGINT through a signalfd next to the journal's fd:
 	 * sd_journal_wait() restarts its poll() after a signal, so it cannot
@@ -677,7 +599,7 @@ static int run_journal(const struct opts *o)
 	if (sigprocmask(SIG_BLOCK, &ss, NULL) < 0 ||
 	    (sfd = signalfd(-1, &ss, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		log_msg(LOG_ERR, NULL, "signalfd: %s", strerror(errno));
-		return 1;
+		return EXIT_FAILURE;
 	}
 	r = sd_id128_get_boot(&boot_id);
 	if (r < 0) {
@@ -734,9 +656,10 @@ static int run_journal(const struct opts *o)
 			break;
 	}
 	sd_notify(0, "STOPPING=1");
-	rc = save_cursor(&s, true) < 0 ? 1 : 0;
+	rc = save_cursor(&s, true) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 out:
-	faultd_entry_free(&s.e);
+	faultd_record_free(&s.rec);
+	log_struct_free(&s.e);
 	if (s.policy.loaded)
 		policy_free(&s.policy.p);
 	faultcount_free(&s.count);
@@ -751,7 +674,9 @@ out:
 enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION,
        OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG, OPT_DPKG_ADMINDIR };
 
-int main(int argc, char **argv)
+/* As systemd's parse_argv(): 1 to go on, 0 when the work is done
+ * (--help, --version), -1 on a usage error (said). */
+static int parse_args(int argc, char **argv, struct opts *o, const char **state_dir)
 {
 	static const struct option longopts[] = {
 		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
@@ -769,39 +694,36 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .proc = "/proc" };
-	const char *state_dir = NULL;
-	int c, rc;
+	int c;
 
-	log_setup(PROG, LOG_STREAM, false);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STATE_DIR:
-			state_dir = optarg;
+			*state_dir = optarg;
 			break;
 		case OPT_FROM_STDIN:
-			o.from_stdin = true;
+			o->from_stdin = true;
 			break;
 		case OPT_PROC:
-			o.proc = optarg;
+			o->proc = optarg;
 			break;
 		case OPT_JOURNAL_DIR:
-			o.journal_dir = optarg;
+			o->journal_dir = optarg;
 			break;
 		case OPT_PRINT:
-			o.print = true;
+			o->print = true;
 			break;
 		case OPT_UPGRADE_DIR:
-			o.upgrade_dir = optarg;
+			o->upgrade_dir = optarg;
 			break;
 		case OPT_DPKG_ADMINDIR:
 			bug_set_dpkg_admindir(optarg);
 			break;
 		case OPT_ROOT:
-			o.conf.root = optarg;
+			o->conf.root = optarg;
 			break;
 		case OPT_CONFIG:
-			o.conf.single = optarg;
+			o->conf.single = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -811,37 +733,53 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			fprintf(stderr, "Try '" PROG " --help'.\n");
-			return 2;
+			return -1;
 		}
 	}
 	if (optind < argc) {
 		log_msg(LOG_ERR, NULL, "unexpected argument '%s' (see --help)", argv[optind]);
-		return 2;
+		return -1;
 	}
-	if (o.from_stdin && (state_dir || o.journal_dir)) {
+	if (o->from_stdin && (*state_dir || o->journal_dir)) {
 		log_msg(LOG_ERR, NULL, "--from-stdin reads no journal: --state-dir and --journal-dir do not go with it");
-		return 2;
+		return -1;
 	}
+	return 1;
+}
+
+/* DIR is a directory, or -1 (said). */
+static int state_dir_check(const char *dir)
+{
+	const char *why = NULL;
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "not a directory";
+	if (!why)
+		return 0;
+	log_msg(LOG_ERR, NULL, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", dir, why);
+	return -1;
+}
+
+static int run(int argc, char **argv)
+{
+	struct opts o = { .proc = "/proc" };
+	const char *state_dir = NULL;
+	int r, rc;
+
+	log_setup(PROG, LOG_STREAM, false);
+	r = parse_args(argc, argv, &o, &state_dir);
+	if (r <= 0)
+		return r < 0 ? EXIT_INVALIDARGUMENT : EXIT_SUCCESS;
 	if (o.from_stdin)
 		return run_stdin(&o);
 
 	o.state_dir = faultd_state_dir(state_dir);
-	{
-		struct stat st;
-
-		const char *why = NULL;
-
-		if (stat(o.state_dir, &st) < 0)
-			why = strerror(errno);
-		else if (!S_ISDIR(st.st_mode))
-			why = "not a directory";
-		if (why) {
-			log_msg(LOG_ERR, NULL, "state directory %s: %s (--state-dir, $STATE_DIRECTORY)", o.state_dir, why);
-			free(o.state_dir);
-			return 1;
-		}
-	}
-	rc = run_journal(&o);
+	rc = state_dir_check(o.state_dir) < 0 ? EXIT_FAILURE : run_journal(&o);
 	free(o.state_dir);
 	return rc;
 }
+
+DEFINE_MAIN_FUNCTION(run)

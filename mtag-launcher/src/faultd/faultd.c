@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include "bugid.h"
@@ -22,54 +23,12 @@
 #include "fileio.h"
 #include "procmaps.h"
 #include "procmte.h"
+#include "systemd-time.h"
 #include "util.h"
 
-#define IDENT "mtag-faultd"
 #define EM_DASH "\xe2\x80\x94"
 #define STATUS_MAX (64 * 1024)
 #define CURSOR_MAX 4096
-
-static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void add(struct faultd_entry *e, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-	char *v;
-
-	va_start(ap, fmt);
-	v = xvasprintf(fmt, ap);
-	va_end(ap);
-	grow_array((void **)&e->fields, &e->cap, e->n + 1, sizeof(*e->fields));
-	e->fields[e->n++] = xasprintf("%s=%s", name, v);
-	free(v);
-}
-
-void faultd_entry_free(struct faultd_entry *e)
-{
-	for (size_t i = 0; i < e->n; i++)
-		free(e->fields[i]);
-	free(e->fields);
-	e->fields = NULL;
-	e->n = e->cap = 0;
-}
-
-const char *faultd_entry_get(const struct faultd_entry *e, const char *name)
-{
-	size_t l = strlen(name);
-
-	for (size_t i = 0; i < e->n; i++)
-		if (strncmp(e->fields[i], name, l) == 0 && e->fields[i][l] == '=')
-			return e->fields[i] + l + 1;
-	return NULL;
-}
-
-void faultd_entry_print(FILE *f, const struct faultd_entry *e)
-{
-	for (size_t i = 0; i < e->n; i++)
-		fprintf(f, "%s\n", e->fields[i]);
-	fputc('\n', f);
-}
 
 /* --- the faulting process, if it is still there -------------------------- */
 
@@ -121,31 +80,6 @@ static bool pc_object(const char *proc, pid_t pid, uint64_t pc, char *buf, size_
 	return ok;
 }
 
-/* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
- * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
- * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
- * missing. */
-static void add_bug(struct faultd_entry *e, const struct bug_object *b, const char *cause)
-{
-	char sig[BUG_SIGNATURE_LEN + 1];
-	size_t l = strlen(b->path);
-	char *epath = xmalloc(4 * l + 1);
-
-	add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
-	free(epath);
-	add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
-	if (b->build_id[0])
-		add(e, "MTAG_BUILD_ID", "%s", b->build_id);
-	if (b->package[0]) {
-		add(e, "MTAG_PACKAGE", "%s", b->package);
-		add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
-	}
-	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
-		add(e, "MTAG_SIGNATURE", "%s", sig);
-	if (b->note[0])
-		add(e, "MTAG_BUG_NOTE", "%s", b->note);
-}
-
 /* --- the entry ---------------------------------------------------------- */
 
 static const char *action_name(enum mte_fault_report r)
@@ -191,64 +125,210 @@ static const char *cause_phrase(enum mte_cause c)
 	return "cause unknown";
 }
 
-/* The unit fields of an entry (either may be NULL). */
-static void add_units(struct faultd_entry *e, const char *unit, const char *user_unit)
+void faultd_hhmmss(uint64_t usec, char *buf, size_t len)
 {
-	if (unit) {
-		add(e, "MTAG_UNIT", "%s", unit);
-		/* "journalctl -u UNIT" shows entries with this field from
-		 * UID 0, as it does systemd-coredump's. */
-		add(e, "OBJECT_SYSTEMD_UNIT", "%s", unit);
-	}
-	if (user_unit) {
-		add(e, "MTAG_USER_UNIT", "%s", user_unit);
-		add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", user_unit);
-	}
+	timestamp_format_local(usec, "%H:%M:%S", "(unknown time)", buf, len);
 }
 
-static void add_origin(struct faultd_entry *e, const struct faultd_kmsg *k, const char *line)
+const char *faultd_record_unit(const struct faultd_record *r)
 {
-	add(e, "MTAG_KERNEL_MESSAGE", "%s", line);
-	if (k->cursor)
-		add(e, "MTAG_KERNEL_CURSOR", "%s", k->cursor);
-	if (k->realtime_usec)
-		add(e, "MTAG_KERNEL_USEC", "%" PRIu64, k->realtime_usec);
+	return r->unit[0] ? r->unit : NULL;
 }
 
-static void build_fault(const char *proc, const struct faultd_kmsg *k, const char *line,
-			const struct mte_fault *f, struct faultd_entry *e)
+void faultd_record_free(struct faultd_record *r)
 {
-	struct mte_cause_info ci;
-	char unit_buf[256], user_unit_buf[256], memtag[16], object[4096], tags[32], who[320];
-	/* systemd's rules: a unit of a user's own manager is never taken for
-	 * a system unit of the same name (see cgunit.h). */
-	const char *unit = cgroup_system_unit(f->cgroup, unit_buf, sizeof(unit_buf));
-	const char *user_unit = unit ? cgroup_user_unit(f->cgroup, user_unit_buf, sizeof(user_unit_buf)) : NULL;
-	const char *mode = NULL;
+	free(r->line);
+	free(r->cursor);
+	free(r->bug);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- deciding ------------------------------------------------------------ */
+
+/* The unit and user unit of CGROUP by systemd's rules: a unit of a user's
+ * own manager is never taken for a system unit of the same name (see
+ * cgunit.h). */
+static void decide_units(struct faultd_record *r, const char *cgroup)
+{
+	char unit[256], user_unit[256];
+	const char *u = cgroup_system_unit(cgroup, unit, sizeof(unit));
+	const char *uu = u ? cgroup_user_unit(cgroup, user_unit, sizeof(user_unit)) : NULL;
+
+	snprintf(r->unit, sizeof(r->unit), "%s", u ? u : "");
+	snprintf(r->user_unit, sizeof(r->user_unit), "%s", uu ? uu : "");
+}
+
+static void decide_fault(const char *proc, struct faultd_record *r)
+{
+	const struct mte_fault *f = &r->f;
 	pid_t pid = f->pid ? f->pid : f->tid; /* /proc/TID works for a thread too */
-	bool have_object = false, sync = f->kind == MTE_FAULT_SYNC;
-	struct bug_object *bug = NULL;
-	const char *bug_why = NULL;
-	char *msg;
 
-	mte_classify(f, NULL, &ci);
+	decide_units(r, f->cgroup);
+	mte_classify(f, NULL, &r->ci);
 	if (proc && pid > 0 && f->tid > 0 && same_thread(proc, pid, f->tid, f->comm)) {
-		mode = thread_mode(proc, pid, f->tid);
-		if (sync)
-			have_object = pc_object(proc, pid, f->pc, object, sizeof(object));
+		const char *mode = thread_mode(proc, pid, f->tid);
+
+		if (mode)
+			snprintf(r->mode, sizeof(r->mode), "%s", mode);
+		if (f->kind == MTE_FAULT_SYNC && !pc_object(proc, pid, f->pc, r->object, sizeof(r->object)))
+			r->object[0] = '\0';
 		/* The bug's identity (bugid.h); the thread checked again
 		 * after it, as the PID may have been reused meanwhile. */
-		if (have_object) {
-			bug = xmalloc(sizeof(*bug));
-			if (bug_object_of_pc(proc, pid, f->pc, bug, &bug_why) != 1 ||
+		if (r->object[0]) {
+			r->bug = xmalloc(sizeof(*r->bug));
+			if (bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why) != 1 ||
 			    !same_thread(proc, pid, f->tid, f->comm)) {
-				if (!bug_why)
-					bug_why = "the thread is gone (its PID may be reused)";
-				free(bug);
-				bug = NULL;
+				if (!r->bug_why)
+					r->bug_why = "the thread is gone (its PID may be reused)";
+				free(r->bug);
+				r->bug = NULL;
 			}
 		}
 	}
+}
+
+enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
+			       struct faultd_record *r)
+{
+	size_t len = k->len;
+	int pf, ps = 0;
+
+	faultd_record_free(r);
+	while (len && (k->text[len - 1] == '\n' || k->text[len - 1] == '\r'))
+		len--;
+	pf = mte_fault_parse(k->text, len, &r->f);
+	if (pf == 0)
+		ps = mte_suppressed_parse(k->text, len, &r->sp);
+	if (pf == 0 && ps == 0)
+		return r->kind = FAULTD_NONE;
+	r->line = xstrndup(k->text, len);
+	/* A NUL in the middle would cut the journal field short. */
+	for (size_t i = 0; i < len; i++)
+		if (r->line[i] == '\0')
+			r->line[i] = '?';
+	r->cursor = k->cursor ? xstrdup(k->cursor) : NULL;
+	r->realtime_usec = k->realtime_usec;
+	if (pf == 1) {
+		decide_fault(proc, r);
+		return r->kind = FAULTD_FAULT;
+	}
+	if (ps == 1) {
+		/* The unit by the same rules as a fault line's (a user's
+		 * delegated cgroups are charged to user@UID.service), none for
+		 * a cgroup known only by its id. */
+		if (!r->sp.by_id)
+			decide_units(r, r->sp.cgroup);
+		return r->kind = FAULTD_SUPPRESSED;
+	}
+	r->count_line = ps != 0;
+	return r->kind = FAULTD_UNPARSED;
+}
+
+/* --- the entry: the one place the fields are written -------------------- */
+
+/* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
+ * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
+ * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
+ * missing. */
+static void add_bug(struct log_struct *e, const struct bug_object *b, const char *cause)
+{
+	char sig[BUG_SIGNATURE_LEN + 1];
+	size_t l = strlen(b->path);
+	char *epath = xmalloc(4 * l + 1);
+
+	log_struct_add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
+	free(epath);
+	log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
+	if (b->build_id[0])
+		log_struct_add(e, "MTAG_BUILD_ID", "%s", b->build_id);
+	if (b->package[0]) {
+		log_struct_add(e, "MTAG_PACKAGE", "%s", b->package);
+		log_struct_add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
+	}
+	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
+		log_struct_add(e, "MTAG_SIGNATURE", "%s", sig);
+	if (b->note[0])
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", b->note);
+}
+
+/* The unit fields of an entry. */
+static void add_units(struct log_struct *e, const struct faultd_record *r)
+{
+	if (r->unit[0]) {
+		log_struct_add(e, "MTAG_UNIT", "%s", r->unit);
+		/* "journalctl -u UNIT" shows entries with this field from
+		 * UID 0, as it does systemd-coredump's. */
+		log_struct_add(e, "OBJECT_SYSTEMD_UNIT", "%s", r->unit);
+	}
+	if (r->user_unit[0]) {
+		log_struct_add(e, "MTAG_USER_UNIT", "%s", r->user_unit);
+		log_struct_add(e, "OBJECT_SYSTEMD_USER_UNIT", "%s", r->user_unit);
+	}
+}
+
+static void add_origin(struct log_struct *e, const struct faultd_record *r)
+{
+	log_struct_add(e, "MTAG_KERNEL_MESSAGE", "%s", r->line);
+	if (r->cursor)
+		log_struct_add(e, "MTAG_KERNEL_CURSOR", "%s", r->cursor);
+	if (r->realtime_usec)
+		log_struct_add(e, "MTAG_KERNEL_USEC", "%" PRIu64, r->realtime_usec);
+}
+
+/* What MESSAGE says of the upgraded start after its fault text. */
+static char *upgrade_text(const struct faultd_record *r)
+{
+	char when[64], span[64];
+
+	switch (r->upgrade) {
+	case FAULTD_UPGRADE_NEXT:
+		duration_format(r->upgrade_ns, span, sizeof(span));
+		return xasprintf("; the next start of %s runs in sync for %s (upgrade=)", r->unit, span);
+	case FAULTD_UPGRADE_LIMIT:
+		faultd_hhmmss(r->grant.granted_usec, when, sizeof(when));
+		return xasprintf("; no upgraded start: the one of this boot was used at %s", when);
+	case FAULTD_UPGRADED:
+		faultd_hhmmss(r->grant.fault_usec, when, sizeof(when));
+		return xasprintf("; in the upgraded start after the async fault at %s", when);
+	case FAULTD_UPGRADE_ERROR:
+	case FAULTD_UPGRADE_NONE:
+		break;
+	}
+	return xstrdup("");
+}
+
+static void add_upgrade(struct log_struct *e, const struct faultd_record *r)
+{
+	switch (r->upgrade) {
+	case FAULTD_UPGRADE_NEXT:
+		log_struct_add(e, "MTAG_UPGRADE_NEXT", "yes");
+		log_struct_add(e, "MTAG_UPGRADE_NSEC", "%" PRIu64, r->upgrade_ns);
+		break;
+	case FAULTD_UPGRADE_LIMIT:
+		log_struct_add(e, "MTAG_UPGRADE_NEXT", "limit");
+		break;
+	case FAULTD_UPGRADE_ERROR:
+		log_struct_add(e, "MTAG_UPGRADE_NEXT", "error");
+		break;
+	case FAULTD_UPGRADED:
+		log_struct_add(e, "MTAG_UPGRADED_FROM", "%s", r->grant.fault_cursor);
+		log_struct_add(e, "MTAG_UPGRADED_FROM_USEC", "%" PRIu64, r->grant.fault_usec);
+		log_struct_add(e, "MTAG_UPGRADE_INVOCATION", "%s", r->grant.invocation);
+		break;
+	case FAULTD_UPGRADE_NONE:
+		break;
+	}
+}
+
+static void entry_fault(const struct faultd_record *r, struct log_struct *e)
+{
+	const struct mte_fault *f = &r->f;
+	const struct mte_cause_info *ci = &r->ci;
+	const char *unit = faultd_record_unit(r), *mode = r->mode;
+	char memtag[16], tags[32], who[320], *msg, *up = upgrade_text(r);
+	pid_t pid = f->pid ? f->pid : f->tid;
+	bool sync = f->kind == MTE_FAULT_SYNC;
+
 	if (f->mem_tag == MTE_TAG_UNKNOWN)
 		snprintf(memtag, sizeof(memtag), "unknown");
 	else
@@ -264,73 +344,71 @@ static void build_fault(const char *proc, const struct faultd_kmsg *k, const cha
 	}
 
 	if (sync) {
-		bool conf = ci.cause != MTE_CAUSE_UNKNOWN && ci.confidence != MTE_CONF_NONE;
+		bool conf = ci->cause != MTE_CAUSE_UNKNOWN && ci->confidence != MTE_CONF_NONE;
 
 		msg = xasprintf("%s%s%s sync tag-check fault at 0x%016" PRIx64
-				" (pointer tag 0x%x, memory tag %s): %s%s%s " EM_DASH " %s",
+				" (pointer tag 0x%x, memory tag %s): %s%s%s " EM_DASH " %s%s",
 				unit ? unit : "", unit ? ": " : "", who, f->addr, f->ptr_tag,
-				memtag, cause_phrase(ci.cause), conf ? ", " : "",
-				conf ? mte_confidence_name(ci.confidence) : "",
-				action_text(f->report));
+				memtag, cause_phrase(ci->cause), conf ? ", " : "",
+				conf ? mte_confidence_name(ci->confidence) : "",
+				action_text(f->report), up);
 	} else {
 		msg = xasprintf("%s%s%s async tag-check fault (no address in async mode, cause unknown) "
-				EM_DASH " %s",
-				unit ? unit : "", unit ? ": " : "", who, action_text(f->report));
+				EM_DASH " %s%s",
+				unit ? unit : "", unit ? ": " : "", who, action_text(f->report), up);
 	}
+	free(up);
 
-	add(e, "MESSAGE", "%s", msg);
+	log_struct_begin(e, f->report == MTE_FAULT_SIGNAL ? LOG_ERR : LOG_WARNING, MSGID_FAULT, "%s", msg);
 	free(msg);
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT);
-	add(e, "PRIORITY", "%d", f->report == MTE_FAULT_SIGNAL ? 3 : 4);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
-	add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
-	add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
-	add_units(e, unit, user_unit);
+	log_struct_add(e, "MTAG_FAULT_KIND", "%s", sync ? "sync" : "async");
+	log_struct_add(e, "MTAG_FAULT_ACTION", "%s", action_name(f->report));
+	add_units(e, r);
 	if (f->cgroup[0])
-		add(e, "MTAG_CGROUP", "%s", f->cgroup);
+		log_struct_add(e, "MTAG_CGROUP", "%s", f->cgroup);
 	if (f->pid)
-		add(e, "MTAG_PID", "%d", (int)f->pid);
-	add(e, "MTAG_TID", "%d", (int)f->tid);
-	add(e, "MTAG_COMM", "%s", f->comm);
-	if (mode)
-		add(e, "MTAG_MODE", "%s", mode);
+		log_struct_add(e, "MTAG_PID", "%d", (int)f->pid);
+	log_struct_add(e, "MTAG_TID", "%d", (int)f->tid);
+	log_struct_add(e, "MTAG_COMM", "%s", f->comm);
+	/* MTE_TCF shows the mode asked for; in the upgraded start the thread
+	 * checked in sync (the kernel's timed upgrade). */
+	if (r->upgrade == FAULTD_UPGRADED && strcmp(mode, "async") == 0)
+		mode = "sync";
+	if (mode[0])
+		log_struct_add(e, "MTAG_MODE", "%s", mode);
 	if (sync) {
-		add(e, "MTAG_ADDR", "0x%016" PRIx64, f->addr);
-		add(e, "MTAG_PTR_TAG", "0x%x", f->ptr_tag);
-		add(e, "MTAG_MEM_TAG", "%s", memtag);
-		add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
-		if (have_object)
-			add(e, "MTAG_PC_OBJECT", "%s", object);
-		if (bug)
-			add_bug(e, bug, mte_cause_name(ci.cause));
-		else if (bug_why)
-			add(e, "MTAG_BUG_NOTE", "%s", bug_why);
-		free(bug);
+		log_struct_add(e, "MTAG_ADDR", "0x%016" PRIx64, f->addr);
+		log_struct_add(e, "MTAG_PTR_TAG", "0x%x", f->ptr_tag);
+		log_struct_add(e, "MTAG_MEM_TAG", "%s", memtag);
+		log_struct_add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
+		if (r->object[0])
+			log_struct_add(e, "MTAG_PC_OBJECT", "%s", r->object);
+		if (r->bug)
+			add_bug(e, r->bug, mte_cause_name(ci->cause));
+		else if (r->bug_why)
+			log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	}
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));
-		add(e, "MTAG_TAGS", "%s", tags);
+		log_struct_add(e, "MTAG_TAGS", "%s", tags);
 	}
-	add(e, "MTAG_CAUSE", "%s", mte_cause_name(ci.cause));
-	add(e, "MTAG_CAUSE_CONFIDENCE", "%s", mte_confidence_name(ci.confidence));
-	if (ci.text[0])
-		add(e, "MTAG_CAUSE_TEXT", "%s", ci.text);
-	if (ci.alloc_min_size)
-		add(e, "MTAG_ALLOC_MIN_SIZE", "%" PRIu64, ci.alloc_min_size);
-	if (ci.cause == MTE_CAUSE_OVERFLOW || ci.cause == MTE_CAUSE_UNDERFLOW || ci.distance)
-		add(e, "MTAG_DISTANCE", "%" PRIu64, ci.distance);
-	add_origin(e, k, line);
+	log_struct_add(e, "MTAG_CAUSE", "%s", mte_cause_name(ci->cause));
+	log_struct_add(e, "MTAG_CAUSE_CONFIDENCE", "%s", mte_confidence_name(ci->confidence));
+	if (ci->text[0])
+		log_struct_add(e, "MTAG_CAUSE_TEXT", "%s", ci->text);
+	if (ci->alloc_min_size)
+		log_struct_add(e, "MTAG_ALLOC_MIN_SIZE", "%" PRIu64, ci->alloc_min_size);
+	if (ci->cause == MTE_CAUSE_OVERFLOW || ci->cause == MTE_CAUSE_UNDERFLOW || ci->distance)
+		log_struct_add(e, "MTAG_DISTANCE", "%" PRIu64, ci->distance);
+	add_origin(e, r);
+	add_upgrade(e, r);
 }
 
-/* The kernel's "N fault reports suppressed for ..." line: the unit by the
- * same rules as a fault line's (a user's delegated cgroups are charged to
- * user@UID.service), none for a cgroup known only by its id. */
-static void build_suppressed(const struct faultd_kmsg *k, const char *line,
-			     const struct mte_suppressed *sp, struct faultd_entry *e)
+/* The kernel's "N fault reports suppressed for ..." line. */
+static void entry_suppressed(const struct faultd_record *r, struct log_struct *e)
 {
-	char unit_buf[256], user_unit_buf[256];
-	const char *unit = sp->by_id ? NULL : cgroup_system_unit(sp->cgroup, unit_buf, sizeof(unit_buf));
-	const char *user_unit = unit ? cgroup_user_unit(sp->cgroup, user_unit_buf, sizeof(user_unit_buf)) : NULL;
+	const struct mte_suppressed *sp = &r->sp;
+	const char *unit = faultd_record_unit(r);
 	const char *s = sp->count == 1 ? "" : "s";
 	char *msg;
 
@@ -348,66 +426,47 @@ static void build_suppressed(const struct faultd_kmsg *k, const char *line,
 				unit ? "" : ", no unit");
 		free(ecg);
 	}
-	add(e, "MESSAGE", "%s", msg);
+	log_struct_begin(e, LOG_WARNING, MSGID_FAULT_SUPPRESSED, "%s", msg);
 	free(msg);
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_SUPPRESSED);
-	add(e, "PRIORITY", "%d", 4);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
-	add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
-	add_units(e, unit, user_unit);
+	log_struct_add(e, "MTAG_SUPPRESSED", "%" PRIu64, sp->count);
+	add_units(e, r);
 	if (sp->by_id)
-		add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
+		log_struct_add(e, "MTAG_CGROUP_ID", "%" PRIu64, sp->cgroup_id);
 	else
-		add(e, "MTAG_CGROUP", "%s", sp->cgroup);
-	add_origin(e, k, line);
+		log_struct_add(e, "MTAG_CGROUP", "%s", sp->cgroup);
+	add_origin(e, r);
 }
 
-enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
-			      struct faultd_entry *e)
+static void entry_unparsed(const struct faultd_record *r, struct log_struct *e)
 {
-	struct mte_fault f;
-	struct mte_suppressed sp;
-	size_t len = k->len;
-	char *line;
-	int r, rs = 0;
+	size_t len = strlen(r->line);
+	char *eline = xmalloc(4 * len + 1);
 
-	faultd_entry_free(e);
-	while (len && (k->text[len - 1] == '\n' || k->text[len - 1] == '\r'))
-		len--;
-	r = mte_fault_parse(k->text, len, &f);
-	if (r == 0)
-		rs = mte_suppressed_parse(k->text, len, &sp);
-	if (r == 0 && rs == 0)
-		return FAULTD_NONE;
-	line = xstrndup(k->text, len);
-	/* A NUL in the middle would cut the journal field short. */
-	for (size_t i = 0; i < len; i++)
-		if (line[i] == '\0')
-			line[i] = '?';
-	if (r == 1) {
-		build_fault(proc, k, line, &f, e);
-		free(line);
-		return FAULTD_FAULT;
-	}
-	if (rs == 1) {
-		build_suppressed(k, line, &sp, e);
-		free(line);
-		return FAULTD_SUPPRESSED;
-	}
-	{
-		char *eline = xmalloc(4 * len + 1);
+	log_struct_begin(e, LOG_ERR, MSGID_FAULT_UNPARSED,
+			 "unreadable tag-check fault%s line from the kernel (%s; see MTAG_KERNEL_MESSAGE): %s",
+			 r->count_line ? " count" : "",
+			 r->count_line ? "faults happened and were not reported" : "a fault happened",
+			 cescape(r->line, eline, 4 * len + 1));
+	free(eline);
+	add_origin(e, r);
+}
 
-		add(e, "MESSAGE", "unreadable tag-check fault%s line from the kernel (%s; see MTAG_KERNEL_MESSAGE): %s",
-		    rs ? " count" : "", rs ? "faults happened and were not reported" : "a fault happened",
-		    cescape(line, eline, 4 * len + 1));
-		free(eline);
+void faultd_entry(const struct faultd_record *r, struct log_struct *e)
+{
+	switch (r->kind) {
+	case FAULTD_FAULT:
+		entry_fault(r, e);
+		break;
+	case FAULTD_SUPPRESSED:
+		entry_suppressed(r, e);
+		break;
+	case FAULTD_UNPARSED:
+		entry_unparsed(r, e);
+		break;
+	case FAULTD_NONE:
+		log_struct_free(e);
+		break;
 	}
-	add(e, "MESSAGE_ID", "%s", MSGID_FAULT_UNPARSED);
-	add(e, "PRIORITY", "%d", 3);
-	add(e, "SYSLOG_IDENTIFIER", IDENT);
-	add_origin(e, k, line);
-	free(line);
-	return FAULTD_UNPARSED;
 }
 
 /* --- state ------------------------------------------------------------- */
@@ -455,17 +514,6 @@ int faultd_cursor_load(const char *dir, char **cursor, const char **what)
 	}
 	*cursor = buf;
 	return 1;
-}
-
-int faultd_cursor_save(const char *dir, const char *cursor, bool durable, const char **what)
-{
-	char *text = xasprintf("%s\n", cursor);
-	int err;
-
-	*what = what_path(dir, "cursor");
-	err = write_file_replace(*what, text, strlen(text), 0644, durable);
-	free(text);
-	return err;
 }
 
 bool faultd_cursor_boot(const char *cursor, char *boot, size_t len)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* faultd.h -- what mtag-faultd makes of one kernel line: the fields of its
- * journal entry (faultfields.h), and the cursor file that carries its place
- * in the journal across restarts.
+/* faultd.h -- what mtag-faultd makes of one kernel line: a record of
+ * data (struct faultd_record), on which every decision is made (the cause,
+ * the unit, the upgraded start), then written once as the fields of its
+ * journal entry (faultfields.h); and the cursor file that carries its
+ * place in the journal across restarts.
  *
  * Nothing here uses libsystemd: faultd-main.c reads the journal and writes
  * the entries, the tests (mtag-faultd --from-stdin) print them.
@@ -14,11 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One journal entry: "NAME=value" strings, malloc'ed, in order. */
-struct faultd_entry {
-	char **fields;
-	size_t n, cap;
-};
+#include "cause.h"
+#include "faultline.h"
+#include "log.h"
+#include "upgrade.h"
+
+struct bug_object;
 
 /* A kernel log line and where it came from. */
 struct faultd_kmsg {
@@ -35,34 +38,67 @@ enum faultd_kind {
 	FAULTD_SUPPRESSED,        /* E is a MSGID_FAULT_SUPPRESSED entry */
 };
 
-/* Build the entry for K into *E (emptied first).  PROC is the /proc to
- * read the faulting process's maps and status from (tests: a recorded
- * tree), NULL to read nothing.  Never fails but for memory (abort). */
-enum faultd_kind faultd_build(const char *proc, const struct faultd_kmsg *k,
-			      struct faultd_entry *e);
+/* The upgraded start (upgrade.h) as mtag-faultd decided it for a fault. */
+enum faultd_upgrade {
+	FAULTD_UPGRADE_NONE,      /* not a unit with upgrade=, or not decided */
+	FAULTD_UPGRADE_NEXT,      /* async: the next start runs in sync */
+	FAULTD_UPGRADE_LIMIT,     /* async: no, the one of this boot was used */
+	FAULTD_UPGRADE_ERROR,     /* async: the record could not be written */
+	FAULTD_UPGRADED,          /* sync, in the upgraded start after an async fault */
+};
 
-/* The value of field NAME in E, or NULL. */
-const char *faultd_entry_get(const struct faultd_entry *e, const char *name);
+/* What mtag-faultd makes of one kernel line: data, decided once, then
+ * written once as a journal entry by faultd_entry().  Strings "" when
+ * unknown. */
+struct faultd_record {
+	enum faultd_kind kind;
+	char *line;               /* the kernel's line, NULs made '?' */
+	char *cursor;             /* its journal cursor, NULL: none */
+	uint64_t realtime_usec;
+	bool count_line;          /* FAULTD_UNPARSED: a "suppressed" line */
+	struct mte_fault f;       /* FAULTD_FAULT */
+	struct mte_suppressed sp; /* FAULTD_SUPPRESSED */
+	struct mte_cause_info ci; /* FAULTD_FAULT */
+	char unit[256];           /* the system unit of the cgroup */
+	char user_unit[256];      /* within it, a unit of a user's manager */
+	char mode[32];            /* the thread's MTE_TCF, if it is still there */
+	char object[4096];        /* sync: the mapping of the PC */
+	struct bug_object *bug;   /* sync: the bug's identity (bugid.h), NULL: none */
+	const char *bug_why;      /* why there is none, NULL: no reason to say */
+	/* Filled by mtag-faultd's upgrade step: */
+	enum faultd_upgrade upgrade;
+	uint64_t upgrade_ns;       /* NEXT: the window */
+	struct upgrade_rec grant;  /* LIMIT: the used marker; UPGRADED: the grant */
+};
 
-/* FIELD=VALUE lines, then a blank line. */
-void faultd_entry_print(FILE *f, const struct faultd_entry *e);
+/* Decide what K is into *R (emptied first).  PROC is the /proc to read
+ * the faulting process's maps and status from (tests: a recorded tree),
+ * NULL to read nothing.  Never fails but for memory (abort). */
+enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
+			       struct faultd_record *r);
 
-void faultd_entry_free(struct faultd_entry *e);
+/* The journal entry of R (not FAULTD_NONE), into *E (log.h's builder;
+ * emptied first): the one place its fields are written. */
+void faultd_entry(const struct faultd_record *r, struct log_struct *e);
+
+/* The unit of R for the counts, NULL: none. */
+const char *faultd_record_unit(const struct faultd_record *r);
+
+void faultd_record_free(struct faultd_record *r);
+
+/* USEC as local HH:MM:SS, "(unknown time)" for 0, into BUF. */
+void faultd_hhmmss(uint64_t usec, char *buf, size_t len);
 
 /* The state directory: DIR_OPT (--state-dir) if given, else the first of
  * $STATE_DIRECTORY (colon-separated, systemd's StateDirectory=), else
  * /var/lib/mtag.  Malloc'ed. */
 char *faultd_state_dir(const char *dir_opt);
 
-/* DIR/cursor: the journal cursor of the last kernel entry handled.
- * load: 1 and *CURSOR (malloc'ed), 0 when there is none (no file, or an
- * empty one), -errno.  save: write_file_replace() (fileio.h: a temporary
- * file, fsync()ed when DURABLE, renamed over DIR/cursor, then DIR
- * fsync()ed); 0 or -errno.
- * Either sets *WHAT to DIR/cursor (a static buffer). */
+/* DIR/cursor, the journal cursor of the last kernel entry handled as
+ * older versions saved it (the state file holds it now): 1 and *CURSOR
+ * (malloc'ed), 0 when there is none (no file, or an empty one), -errno.
+ * Sets *WHAT to DIR/cursor (a static buffer). */
 int faultd_cursor_load(const char *dir, char **cursor, const char **what);
-int faultd_cursor_save(const char *dir, const char *cursor, bool durable,
-		       const char **what);
 
 /* The boot ID ("b=" field, 32 hex digits) of a journal cursor into BOOT
  * (>= 33 bytes).  false when the cursor has none. */

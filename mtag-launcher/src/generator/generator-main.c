@@ -23,10 +23,12 @@
 #include "applied.h"
 #include "conffiles.h"
 #include "log.h"
+#include "main-func.h"
 #include "policy.h"
 #include "strmap.h"
 #include "sysvinit.h"
 #include "execstart.h"
+#include "launcher-args.h"
 #include "unitfile.h"
 #include "unitmap.h"
 #include "util.h"
@@ -34,7 +36,6 @@
 #ifndef MTAG_LAUNCHER_PATH
 #define MTAG_LAUNCHER_PATH "/usr/sbin/mtag-launcher"
 #endif
-#define DROPIN_NAME "zz-mtag-launcher.conf"
 
 static char *escape_backslashes(const char *s)
 {
@@ -76,7 +77,7 @@ static int write_dropin(const char *outdir, const char *target, const struct pol
 			bool noexec)
 {
 	char *dir = xasprintf("%s/%s.d", outdir, target);
-	char *path = xasprintf("%s/%s", dir, DROPIN_NAME);
+	char *path = xasprintf("%s/%s", dir, LAUNCHER_DROPIN_NAME);
 	FILE *f;
 	int rc = 0;
 
@@ -138,11 +139,11 @@ static void warn_late(const struct gen *g, const char *unit, const struct unit_v
 {
 	for (size_t i = 0; i < v->late_reset.n; i++)
 		log_msg(LOG_WARNING, NULL,
-			"%s: %s sorts after " DROPIN_NAME " and resets ExecStart=: systemd runs its command, not the wrapped one, so the service runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			"%s: %s sorts after " LAUNCHER_DROPIN_NAME " and resets ExecStart=: systemd runs its command, not the wrapped one, so the service runs without mtag-launcher (rename it to sort before " LAUNCHER_DROPIN_NAME ")",
 			unit, v->late_reset.v[i]);
 	for (size_t i = 0; i < v->late_add.n; i++)
 		log_msg(LOG_WARNING, NULL,
-			"%s: %s sorts after " DROPIN_NAME " and adds an ExecStart= that runs without mtag-launcher (rename it to sort before " DROPIN_NAME ")",
+			"%s: %s sorts after " LAUNCHER_DROPIN_NAME " and adds an ExecStart= that runs without mtag-launcher (rename it to sort before " LAUNCHER_DROPIN_NAME ")",
 			unit, v->late_add.v[i]);
 }
 
@@ -191,7 +192,7 @@ static int wrap_unit(struct gen *g, const char *name, bool named_exactly)
 	if (!strmap_add(&g->done, real, NULL))
 		goto out;
 
-	if (unit_read_values(&g->map, &g->parsed, &u, DROPIN_NAME, &v, &err) < 0) {
+	if (unit_read_values(&g->map, &g->parsed, &u, LAUNCHER_DROPIN_NAME, &v, &err) < 0) {
 		log_msg(LOG_ERR, NULL, "%s: cannot read %s: %s", name, real, err);
 		goto out;
 	}
@@ -242,7 +243,11 @@ out:
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* systemd.generator(7): NORMAL is where the drop-ins go; EARLY and LATE
+ * (NULL when systemd passed one directory) are not used.  0, or the
+ * first failure (< 0: a drop-in not written) after wrapping every other
+ * unit. */
+static int run(const char *normal, const char *early, const char *late)
 {
 	const char *root = getenv("MTAG_ROOT"); /* for tests: an alternative / */
 	struct conf_opts co = { .root = root };
@@ -250,24 +255,8 @@ int main(int argc, char **argv)
 	struct strv dirs, all = { 0 };
 	struct gen g = { 0 };
 	bool any_glob = false;
-	int rc = 0;
+	int r, rc = 0;
 
-	log_setup("mtag-generator", LOG_STDERR, true);
-	/* Run by systemd ($SYSTEMD_SCOPE, systemd 251+), a generator's stderr
-	 * is PID 1's, which reaches no log: write to the kernel log, as
-	 * systemd's own generators do (journald imports it). */
-	if (getenv("SYSTEMD_SCOPE") && !isatty(STDERR_FILENO)) {
-		int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
-
-		if (fd >= 0) {
-			dup2(fd, STDERR_FILENO);
-			close(fd);
-		}
-	}
-	if (argc != 2 && argc != 4) {
-		fprintf(stderr, "usage: mtag-generator NORMAL-DIR [EARLY-DIR LATE-DIR]\n");
-		return 1;
-	}
 	policy_init(&p);
 	conf_load(&p, &co);
 	for (size_t i = 0; i < p.n_diags; i++)
@@ -276,15 +265,16 @@ int main(int argc, char **argv)
 	/* One readdir of each directory of the search path. */
 	unitmap_build(&g.map, &dirs);
 	sysv_paths(&g.sysv_dirs, root);
-	g.outdir = argv[1];
+	g.outdir = normal;
 	g.p = &p;
 
 	for (size_t i = 0; i < p.n_entries; i++) {
 		const struct policy_entry *e = &p.entries[i];
 
 		if (e->kind == ENTRY_EXACT || e->kind == ENTRY_TEMPLATE) {
-			if (wrap_unit(&g, e->pattern, true) < 0)
-				rc = 1;
+			r = wrap_unit(&g, e->pattern, true);
+			if (r < 0 && rc == 0)
+				rc = r;
 		} else if (e->kind == ENTRY_GLOB) {
 			any_glob = true;
 		}
@@ -295,8 +285,9 @@ int main(int argc, char **argv)
 		 * own name is judged once (g.done), as that unit. */
 		sysv_list(&g.sysv_dirs, &all);
 		for (size_t i = 0; i < all.n; i++)
-			if (policy_names_unit(&p, all.v[i]) && wrap_unit(&g, all.v[i], false) < 0)
-				rc = 1;
+			if (policy_names_unit(&p, all.v[i]) &&
+			    (r = wrap_unit(&g, all.v[i], false)) < 0 && rc == 0)
+				rc = r;
 	}
 	strv_free(&all);
 	strmap_free(&g.done, NULL);
@@ -307,3 +298,5 @@ int main(int argc, char **argv)
 	policy_free(&p);
 	return rc;
 }
+
+DEFINE_MAIN_GENERATOR_FUNCTION("mtag-generator", run)

@@ -10,17 +10,7 @@
 
 #include <stddef.h>
 
-/* prctl numbers and bits of patches/linux/0006. */
-#ifndef PR_SET_MTE_EXEC_DEFAULT
-#define PR_SET_MTE_EXEC_DEFAULT 0x4d545203
-#define PR_GET_MTE_EXEC_DEFAULT 0x4d545204
-#define PR_MTE_EXEC_TCF_SYNC (1UL << 1)
-#define PR_MTE_EXEC_TCF_ASYNC (1UL << 2)
-#define PR_MTE_EXEC_TCF_MASK (PR_MTE_EXEC_TCF_SYNC | PR_MTE_EXEC_TCF_ASYNC)
-#define PR_MTE_EXEC_TAG_SHIFT 3
-#define PR_MTE_EXEC_TAG_MASK (0xffffUL << PR_MTE_EXEC_TAG_SHIFT)
-#define PR_MTE_EXEC_HEAP (1UL << 19)
-#endif
+#include "mte-uapi.h"
 
 /* The tag inclusion mask glibc uses (every tag but 0). */
 #define EXECDEF_TAGS 0xfffeUL

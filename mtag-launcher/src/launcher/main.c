@@ -23,8 +23,10 @@
 #include "systemd-time.h"
 #include "exec.h"
 #include "execdef.h"
+#include "launcher-args.h"
 #include "exitcodes.h"
 #include "log.h"
+#include "main-func.h"
 #include "mte.h"
 #include "policy.h"
 #include "report.h"
@@ -36,29 +38,6 @@
 #ifndef MTAG_VERSION
 #define MTAG_VERSION "unknown"
 #endif
-
-enum action { ACT_RUN, ACT_PRINT, ACT_CPU_PREFERRED, ACT_UPGRADE_PREPARE };
-
-struct opts {
-	enum action action;
-	bool have_mode;
-	enum mtag_mode mode;
-	int heap; /* -1: not given */
-	const char *unit;
-	const char *config;
-	const char *root;
-	const char *argv0;
-	bool require;
-	bool strict;
-	bool quiet;
-	bool have_reenable;
-	uint64_t reenable_ns;
-	/* The entry mtag-generator resolved (as root) for this unit: */
-	const char *policy_entry;   /* its options, "sync require=yes" */
-	const char *policy_source;  /* FILE:LINE */
-	long policy_errors;         /* errors in the policy then, -1: not given */
-	const char *upgrade_dir;    /* tests: instead of /run/mtag */
-};
 
 static void usage(FILE *f)
 {
@@ -99,195 +78,7 @@ static void usage(FILE *f)
 		"[-p PID].  See mtag-launcher(8), mtag-policy.conf(5) and mtagctl(8).\n");
 }
 
-enum { OPT_HEAP = 256, OPT_ROOT, OPT_REQUIRE, OPT_STRICT, OPT_ARGV0, OPT_PRINT,
-       OPT_CHECK, OPT_CPU_PREFERRED, OPT_REENABLE, OPT_POLICY_ENTRY, OPT_POLICY_SOURCE,
-       OPT_POLICY_ERRORS, OPT_UPGRADE_PREPARE, OPT_UPGRADE_DIR };
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		{ "unit", required_argument, NULL, 'u' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "heap", required_argument, NULL, OPT_HEAP },
-		{ "reenable", required_argument, NULL, OPT_REENABLE },
-		{ "config", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, OPT_ROOT },
-		{ "require", no_argument, NULL, OPT_REQUIRE },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "argv0", required_argument, NULL, OPT_ARGV0 },
-		{ "policy-entry", required_argument, NULL, OPT_POLICY_ENTRY },
-		{ "policy-source", required_argument, NULL, OPT_POLICY_SOURCE },
-		{ "policy-errors", required_argument, NULL, OPT_POLICY_ERRORS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "print", no_argument, NULL, OPT_PRINT },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "apply-cpu-preferred", no_argument, NULL, OPT_CPU_PREFERRED },
-		{ "upgrade-prepare", no_argument, NULL, OPT_UPGRADE_PREPARE },
-		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->heap = -1;
-	o->policy_errors = -1;
-	o->action = ACT_RUN;
-	/* "+": stop at the first non-option, which is COMMAND. */
-	while ((c = getopt_long(argc, argv, "+u:m:c:qp:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'u':
-			if (!unit_name_is_valid(optarg)) {
-				log_msg(LOG_ERR, NULL, "--unit %s: not a service unit name (NAME.service)", optarg);
-				return -1;
-			}
-			o->unit = optarg;
-			break;
-		case 'm':
-			if (mode_from_string(optarg, &o->mode) < 0) {
-				log_msg(LOG_ERR, NULL, "--mode %s: expected off, async, sync, asymm or report", optarg);
-				return -1;
-			}
-			o->have_mode = true;
-			break;
-		case OPT_HEAP:
-			if (strcmp(optarg, "on") == 0)
-				o->heap = 1;
-			else if (strcmp(optarg, "off") == 0)
-				o->heap = 0;
-			else {
-				log_msg(LOG_ERR, NULL, "--heap %s: expected on or off", optarg);
-				return -1;
-			}
-			break;
-		case OPT_REENABLE: {
-			const char *why = NULL;
-
-			if (duration_parse(optarg, &o->reenable_ns, &why) == 0 &&
-			    o->reenable_ns == 0)
-				why = "must be more than 0";
-			if (why) {
-				log_msg(LOG_ERR, NULL, "--reenable %s: %s (expected a time span such as 500ms, 10s or 1min, or infinity)",
-					optarg, why);
-				return -1;
-			}
-			o->have_reenable = true;
-			break;
-		}
-		case 'c':
-			o->config = optarg;
-			break;
-		case OPT_ROOT:
-			o->root = optarg;
-			break;
-		case OPT_REQUIRE:
-			o->require = true;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_ARGV0:
-			o->argv0 = optarg;
-			break;
-		case OPT_POLICY_ENTRY:
-			o->policy_entry = optarg;
-			break;
-		case OPT_POLICY_SOURCE:
-			o->policy_source = optarg;
-			break;
-		case OPT_POLICY_ERRORS: {
-			char *end;
-
-			errno = 0;
-			o->policy_errors = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->policy_errors < 0) {
-				log_msg(LOG_ERR, NULL, "--policy-errors %s: expected a count", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_PRINT:
-			o->action = ACT_PRINT;
-			break;
-		case OPT_CHECK:
-			/* The admin verbs live in mtagctl now; no unit file
-			 * runs these, so they are not kept here. */
-			log_msg(LOG_ERR, NULL, "--check has moved: run 'mtagctl check'");
-			return -1;
-		case 'p':
-			log_msg(LOG_ERR, NULL, "-p has moved: run 'mtagctl status -p %s'", optarg);
-			return -1;
-		case OPT_CPU_PREFERRED:
-			o->action = ACT_CPU_PREFERRED;
-			break;
-		case OPT_UPGRADE_PREPARE:
-			o->action = ACT_UPGRADE_PREPARE;
-			break;
-		case OPT_UPGRADE_DIR:
-			o->upgrade_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			printf("mtag-launcher %s\n", MTAG_VERSION);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (o->have_mode && (o->unit || o->config || o->root)) {
-		log_msg(LOG_ERR, NULL, "--mode takes no policy: it cannot be combined with --unit, --config or --root");
-		return -1;
-	}
-	if (o->policy_entry && (!o->unit || !o->policy_source || o->have_mode || o->config || o->root)) {
-		log_msg(LOG_ERR, NULL, "--policy-entry needs --unit and --policy-source, and takes no --mode, --config or --root");
-		return -1;
-	}
-	if ((o->policy_source || o->policy_errors >= 0) && !o->policy_entry) {
-		log_msg(LOG_ERR, NULL, "--policy-source and --policy-errors go with --policy-entry");
-		return -1;
-	}
-	if (o->heap >= 0 && !o->have_mode) {
-		log_msg(LOG_ERR, NULL, "--heap is only for --mode (a policy entry says heap=on|off)");
-		return -1;
-	}
-	if (o->have_reenable && !(o->have_mode && o->mode == MTAG_MODE_REPORT)) {
-		log_msg(LOG_ERR, NULL, "--reenable is only for --mode report (a policy entry says reenable=)");
-		return -1;
-	}
-	if (!o->have_reenable)
-		o->reenable_ns = DURATION_INFINITY;
-	if (o->have_mode && o->mode == MTAG_MODE_ASYNC && o->heap == 0) {
-		log_msg(LOG_ERR, NULL, "--mode async --heap off is not possible: glibc has no value for asynchronous checking without heap tagging");
-		return -1;
-	}
-	if (o->config && o->root) {
-		log_msg(LOG_ERR, NULL, "--config and --root cannot be combined");
-		return -1;
-	}
-	if (o->action == ACT_UPGRADE_PREPARE && !o->unit) {
-		log_msg(LOG_ERR, NULL, "--upgrade-prepare needs --unit");
-		return -1;
-	}
-	if (o->action == ACT_RUN && optind >= argc) {
-		log_msg(LOG_ERR, NULL, "no command given (see --help)");
-		return -1;
-	}
-	if (o->action != ACT_RUN && o->action != ACT_PRINT && optind < argc) {
-		log_msg(LOG_ERR, NULL, "unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return optind;
-}
-
-static void load_policy(struct policy *p, const struct opts *o, bool report)
+static void load_policy(struct policy *p, const struct launcher_opts *o, bool report)
 {
 	struct conf_opts co = { .root = o->root, .single = o->config };
 
@@ -349,15 +140,13 @@ static bool refuse_or_warn(bool require, char *refused, char *warned, const char
  * process tree check synchronously until then and asynchronously after,
  * without a restart; glibc still asks for async.
  */
-static void apply_upgrade(const struct opts *o, const char *unit, uint64_t window_ns)
+static void apply_upgrade(const struct launcher_opts *o, const char *unit, uint64_t window_ns)
 {
 	const char *inv = getenv("INVOCATION_ID");
 	struct upgrade_rec g;
 	uint64_t until_boot, until_usec;
 	char span[64], when[64], until_s[64], fault_usec[32];
 	int r = upgrade_grant_for(o->upgrade_dir, unit, inv, &g);
-	struct tm tm;
-	time_t t;
 
 	if (r == 0)
 		return;
@@ -391,27 +180,25 @@ static void apply_upgrade(const struct opts *o, const char *unit, uint64_t windo
 		}
 		return;
 	}
-	t = (time_t)(g.fault_usec / 1000000);
-	if (!g.fault_usec || !localtime_r(&t, &tm) || !strftime(when, sizeof(when), "%H:%M:%S", &tm))
-		snprintf(when, sizeof(when), "(unknown time)");
-	t = (time_t)(until_usec / 1000000);
-	if (!localtime_r(&t, &tm) || !strftime(until_s, sizeof(until_s), "%H:%M:%S", &tm))
-		snprintf(until_s, sizeof(until_s), "?");
+	timestamp_format_local(g.fault_usec, "%H:%M:%S", "(unknown time)", when, sizeof(when));
+	timestamp_format_local(until_usec, "%H:%M:%S", "?", until_s, sizeof(until_s));
 	snprintf(fault_usec, sizeof(fault_usec), "%llu", (unsigned long long)g.fault_usec);
-	if (log_to_journal() && sdlib()) {
-		sdlib()->journal_send("MESSAGE=%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",
-				      unit, until_s, span, when, g.fault_comm[0] ? " in " : "", g.fault_comm,
-				      "PRIORITY=%d", LOG_NOTICE,
-				      "MESSAGE_ID=%s", MSGID_UPGRADED,
-				      "SYSLOG_IDENTIFIER=mtag-launcher",
-				      "MTAG_UNIT=%s", unit,
-				      "MTAG_MODE=sync",
-				      "MTAG_UPGRADED_FROM=async",
-				      "MTAG_UPGRADE_NSEC=%llu", (unsigned long long)window_ns,
-				      "MTAG_UPGRADE_UNTIL_USEC=%llu", (unsigned long long)until_usec,
-				      "MTAG_UPGRADE_UNTIL_BOOTTIME_NSEC=%llu", (unsigned long long)until_boot,
-				      "MTAG_UPGRADE_FAULT_USEC=%s", fault_usec,
-				      "MTAG_UPGRADE_FAULT_CURSOR=%s", g.fault_cursor, NULL);
+	if (log_to_journal()) {
+		struct log_struct ls = { 0 };
+
+		log_struct_begin(&ls, LOG_NOTICE, MSGID_UPGRADED,
+				 "%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s%s%s",
+				 unit, until_s, span, when, g.fault_comm[0] ? " in " : "", g.fault_comm);
+		log_struct_add(&ls, "MTAG_UNIT", "%s", unit);
+		log_struct_add(&ls, "MTAG_MODE", "sync");
+		log_struct_add(&ls, "MTAG_UPGRADED_FROM", "async");
+		log_struct_add(&ls, "MTAG_UPGRADE_NSEC", "%llu", (unsigned long long)window_ns);
+		log_struct_add(&ls, "MTAG_UPGRADE_UNTIL_USEC", "%llu", (unsigned long long)until_usec);
+		log_struct_add(&ls, "MTAG_UPGRADE_UNTIL_BOOTTIME_NSEC", "%llu", (unsigned long long)until_boot);
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_USEC", "%s", fault_usec);
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_CURSOR", "%s", g.fault_cursor);
+		log_struct(&ls);
+		log_struct_free(&ls);
 	} else {
 		log_msg(LOG_NOTICE, MSGID_UPGRADED,
 			"%s: upgraded to sync until %s (upgrade=%s) after the async fault at %s",
@@ -443,7 +230,7 @@ static const char *run_unit(const struct run *r)
 
 /* The entry: from --mode, from --policy-entry (what mtag-generator
  * resolved as root), or from the policy files.  0, or the exit status. */
-static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
+static int resolve_policy(const struct launcher_opts *o, struct policy *p, struct run *r)
 {
 	const struct policy_entry *e;
 
@@ -472,7 +259,7 @@ static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
 		if (!e) {
 			log_msg(LOG_ERR, NULL, "--policy-entry '%s': not a valid policy entry (%s)",
 				o->policy_entry, p->n_diags ? p->diags[0].msg : "no entry");
-			return EXIT_USAGE;
+			return EXIT_CANCELED;
 		}
 		r->e = e;
 		r->mode = e->mode;
@@ -515,7 +302,7 @@ static int resolve_policy(const struct opts *o, struct policy *p, struct run *r)
 }
 
 /* The tunable's value and what the kernel offers for the mode. */
-static void resolve_modes(struct run *r, const struct opts *o)
+static void resolve_modes(struct run *r, const struct launcher_opts *o)
 {
 	r->require = o->require || (r->e && r->e->require);
 	r->value = mode_tunable_value(r->mode, r->heap);
@@ -597,7 +384,7 @@ static int set_report_mode(struct run *r)
 		if (e < 0) {
 			log_msg(LOG_ERR, NULL, "%s: cannot turn off the report-only mode this process inherited: %s: not starting %s",
 				run_unit(r), strerror(-e), r->prog);
-			return EXIT_USAGE;
+			return EXIT_CANCELED;
 		}
 	}
 	if (r->mode == MTAG_MODE_REPORT && r->hw && !r->report_ok &&
@@ -614,7 +401,7 @@ static int set_report_mode(struct run *r)
 /* Everything in the kernel before the exec: refuse or warn without MTE,
  * report mode, the exec default, an upgraded start.  0, or the exit
  * status. */
-static int set_up_kernel(struct run *r, const struct opts *o)
+static int set_up_kernel(struct run *r, const struct launcher_opts *o)
 {
 	int e;
 
@@ -650,28 +437,36 @@ static int set_up_kernel(struct run *r, const struct opts *o)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	struct opts o;
+	struct launcher_opts o;
 	struct policy p;
 	struct run r = { 0 };
 	char *command;
 	int first, rc;
 
 	log_setup("mtag-launcher", LOG_AUTO, false);
-	first = parse_args(argc, argv, &o);
+	first = launcher_args_parse(argc, argv, &o, false);
+	if (first == LAUNCHER_ARGS_UNKNOWN)
+		usage(stderr);
 	if (first < 0)
-		return EXIT_USAGE;
-	log_setup("mtag-launcher", o.action == ACT_RUN || o.action == ACT_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
+		return EXIT_CANCELED;
+	if (o.help)
+		usage(stdout);
+	else if (o.version)
+		printf("mtag-launcher %s\n", MTAG_VERSION);
+	if (first == 0)
+		return EXIT_SUCCESS;
+	log_setup("mtag-launcher", o.action == LAUNCHER_RUN || o.action == LAUNCHER_UPGRADE_PREPARE ? LOG_AUTO : LOG_STDERR,
 		  o.quiet);
 
 	switch (o.action) {
-	case ACT_CPU_PREFERRED: {
+	case LAUNCHER_CPU_PREFERRED: {
 		struct conf_opts co = { .root = o.root, .single = o.config };
 
 		return admin_apply_cpu_preferred(&co, o.strict);
 	}
-	case ACT_UPGRADE_PREPARE:
+	case LAUNCHER_UPGRADE_PREPARE:
 		return upgrade_prepare(o.upgrade_dir, o.unit, getenv("INVOCATION_ID"));
 	default:
 		break;
@@ -683,7 +478,7 @@ int main(int argc, char **argv)
 	if (rc)
 		goto out;
 	resolve_modes(&r, &o);
-	if (o.action == ACT_PRINT) {
+	if (o.action == LAUNCHER_PRINT) {
 		print_run(&r);
 		goto out;
 	}
@@ -692,14 +487,14 @@ int main(int argc, char **argv)
 		goto out;
 	if (tunables_apply(r.value) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
-		rc = EXIT_USAGE;
+		rc = EXIT_CANCELED;
 		goto out;
 	}
 	/* heap=off for jemalloc too, which tags on its own when checking is
 	 * on (patches/jemalloc): glibc's tunable does not reach it. */
 	if (malloc_conf_apply(r.heap) < 0) {
 		log_msg(LOG_ERR, NULL, "cannot set MALLOC_CONF: %s", strerror(errno));
-		rc = EXIT_USAGE;
+		rc = EXIT_CANCELED;
 		goto out;
 	}
 	command = join_argv(argv + first);
@@ -719,3 +514,5 @@ out:
 	policy_free(&p);
 	return rc;
 }
+
+DEFINE_MAIN_FUNCTION(run)

@@ -13,11 +13,6 @@ long report_get(void)
 	return mte_prctl(PR_GET_MTE_REPORT, 0, 0);
 }
 
-bool report_supported(void)
-{
-	return report_get() >= 0;
-}
-
 static int set(unsigned long flags, unsigned long reenable_ns)
 {
 	long r = mte_prctl(PR_SET_MTE_REPORT, flags, reenable_ns);

@@ -6,20 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* prctl numbers of patches/linux/0004-arm64-mte-report-only-mode.patch. */
-#ifndef PR_SET_MTE_REPORT
-#define PR_SET_MTE_REPORT 0x4d545201
-#define PR_GET_MTE_REPORT 0x4d545202
-#define PR_MTE_REPORT_ON (1UL << 0)
-#define PR_MTE_REPORT_SUSPENDED (1UL << 1)
-#endif
+#include "mte-uapi.h"
 
 /* This process's PR_MTE_REPORT_* flags, or -errno (-EINVAL without MTE
  * and on kernels without the mtag patch). */
 long report_get(void);
-
-/* Does this kernel offer report-only mode (PR_GET_MTE_REPORT works)? */
-bool report_supported(void);
 
 /* Turn report-only mode on for this process (inherited across execve,
  * fork and clone), re-enabling tag checks in a thread after REENABLE_NS

@@ -83,7 +83,7 @@ int verb_bugs(const struct ctl *c)
 		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
 			c->directory ? c->directory : "", strerror(-e));
 		free(f);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
 	sd_journal_add_match(j, "_UID=0", 0);
@@ -160,5 +160,5 @@ int verb_bugs(const struct ctl *c)
 		}
 	}
 	bug_set_free(&set);
-	return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
+	return n ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -76,7 +76,7 @@ bool ctl_from_faultd(sd_journal *j);
 
 /* The verb: the journals as "mtagctl faults" reads them (C->directory,
  * files, merge; --unit, --since, --until; -n N: the first N bugs).
- * CTL_EXIT_OK, CTL_EXIT_NOTICE when no fault has a signature. */
+ * EXIT_SUCCESS, EXIT_FAILURE when no fault has a signature. */
 int verb_bugs(const struct ctl *c);
 
 #endif

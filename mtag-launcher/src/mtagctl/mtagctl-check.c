@@ -7,7 +7,7 @@ int verb_check(const struct ctl *c)
 {
 	struct conf_opts co = { .root = c->root, .single = c->config };
 
-	return admin_check(&co) ? CTL_EXIT_NOTICE : CTL_EXIT_OK;
+	return admin_check(&co) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int verb_apply_cpu_preferred(const struct ctl *c)
@@ -15,5 +15,5 @@ int verb_apply_cpu_preferred(const struct ctl *c)
 	struct conf_opts co = { .root = c->root, .single = c->config };
 	int r = admin_apply_cpu_preferred(&co, c->strict);
 
-	return r == 0 ? CTL_EXIT_OK : r == EXIT_CONFIG ? EXIT_CONFIG : CTL_EXIT_FAIL;
+	return r == 0 ? EXIT_SUCCESS : r == EXIT_CONFIG ? EXIT_CONFIG : EXIT_INVALIDARGUMENT;
 }

@@ -31,6 +31,7 @@
 #include "mtagctl.h"
 #include "mtagctl-bugs.h"
 #include "mtagctl-sd.h"
+#include "mtagctl-verdict.h"
 #include "procmaps.h"
 #include "systemd-time.h"
 #include "util.h"
@@ -296,26 +297,17 @@ static void add_upgrade_start(const struct ctl *c, struct fault_rec *r)
 	sd_journal_close(j);
 }
 
-static void hms(uint64_t usec, char *buf, size_t len)
-{
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
-}
-
 static void print_upgrade(const struct fault_rec *r)
 {
 	char a[16], b[16], c2[16], d[16], e_text[2048];
 
 	if (r->upgraded_from[0]) {
-		hms(r->upgraded_from_usec, a, sizeof(a));
-		hms(r->usec, d, sizeof(d));
+		clock_hms(r->upgraded_from_usec, a, sizeof(a));
+		clock_hms(r->usec, d, sizeof(d));
 		printf("    upgrade: async fault at %s -> upgraded start", a);
 		if (r->upgrade_start_usec) {
-			hms(r->upgrade_start_usec, b, sizeof(b));
-			hms(r->upgrade_until_usec, c2, sizeof(c2));
+			clock_hms(r->upgrade_start_usec, b, sizeof(b));
+			clock_hms(r->upgrade_until_usec, c2, sizeof(c2));
 			printf(" at %s (sync until %s)", b, c2);
 		}
 		printf(" -> sync fault at %s: %s\n", d,
@@ -335,11 +327,7 @@ static void print_upgrade(const struct fault_rec *r)
 
 static void print_time(uint64_t usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %Y-%m-%d %H:%M:%S %Z", &tm))
-		snprintf(buf, len, "@%" PRIu64, usec / 1000000);
+	timestamp_format_local(usec, "%a %Y-%m-%d %H:%M:%S %Z", NULL, buf, len);
 }
 
 /* Every string of a record came from the journal, and some from the
@@ -697,11 +685,11 @@ int verb_faults(const struct ctl *c)
 	if (e < 0) {
 		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
 			c->directory ? c->directory : "", strerror(-e));
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->boot && resolve_boot(c, j, boot) < 0) {
 		sd_journal_close(j);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
 	sd_journal_add_match(j, "_UID=0", 0);
@@ -740,7 +728,7 @@ int verb_faults(const struct ctl *c)
 			       c->unit ? c->unit : "",
 			       n || other_hosts(c) ? "" : " (mtag-faultd records them: is mtag-faultd.service running?)");
 		sd_journal_close(j);
-		return n ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
+		return n ? EXIT_SUCCESS : EXIT_FAILURE;
 	}
 	/* Follow: wait for journal changes (no polling loop). */
 	for (;;) {
@@ -755,5 +743,5 @@ int verb_faults(const struct ctl *c)
 		}
 	}
 	sd_journal_close(j);
-	return CTL_EXIT_FAIL;
+	return EXIT_INVALIDARGUMENT;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "main-func.h"
 #include "mtagctl.h"
 #include "mtagctl-bugs.h"
 #include "systemd-time.h"
@@ -142,11 +143,11 @@ static int run_status(const struct ctl *c, char **args, int n)
 {
 	if (c->pid && n > 0) {
 		log_msg(LOG_ERR, NULL, "status takes units or --pid, not both");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->prometheus && (c->pid || n > 0 || c->json)) {
 		log_msg(LOG_ERR, NULL, "status --prometheus covers every service; no units, --pid or --json with it");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	return verb_status(c, args, n);
 }
@@ -160,15 +161,15 @@ static int run_faults(const struct ctl *c, char **args, int n)
 {
 	if (c->follow && c->json && c->json_pretty) {
 		log_msg(LOG_ERR, NULL, "faults --follow --json writes one object per line: use --json or --json=short");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->follow && (c->reverse || c->has_until)) {
 		log_msg(LOG_ERR, NULL, "faults --follow shows what comes: not with --reverse or --until");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->has_since && c->has_until && c->since_usec > c->until_usec) {
 		log_msg(LOG_ERR, NULL, "--since is after --until: no fault can be in between");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	return verb_faults(c);
 }
@@ -177,11 +178,11 @@ static int run_bugs(const struct ctl *c, char **args, int n)
 {
 	if (c->follow || c->boot || c->reverse || c->output_cat) {
 		log_msg(LOG_ERR, NULL, "bugs counts every boot of every host: --follow, --boot, --reverse and -o cat go with 'faults'");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (c->has_since && c->has_until && c->since_usec > c->until_usec) {
 		log_msg(LOG_ERR, NULL, "--since is after --until: no fault can be in between");
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	return verb_bugs(c);
 }
@@ -194,7 +195,7 @@ static int run_apply_cpu_preferred(const struct ctl *c, char **args, int n)
 static int run_help(const struct ctl *c, char **args, int n)
 {
 	usage(stdout);
-	return CTL_EXIT_OK;
+	return EXIT_SUCCESS;
 }
 
 #define ARGS_ANY INT_MAX
@@ -228,7 +229,7 @@ static int dispatch(const struct ctl *c, bool has_since, const char *name, char 
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 i ? ", " : "", verbs[i].name);
 		log_msg(LOG_ERR, NULL, "unknown verb '%s' (%s)", name, list);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	/* Options that belong to one verb are refused with the others. */
 	if (!(v->opts & VOPT_FAULTS) &&
@@ -236,20 +237,20 @@ static int dispatch(const struct ctl *c, bool has_since, const char *name, char 
 	     c->output_cat || c->directory || c->files || c->merge || c->follow || c->no_core)) {
 		log_msg(LOG_ERR, NULL, "--unit, --since, --until, --boot, --lines, --reverse, -o cat, "
 			"--directory, --file, --merge, --follow and --no-core go with 'faults', not '%s'", name);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (!(v->opts & VOPT_STATUS) && (c->pid || c->prometheus || c->all)) {
 		log_msg(LOG_ERR, NULL, "--pid, --prometheus and --all go with 'status', not '%s'", name);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	if (n > v->max_args) {
 		log_msg(LOG_ERR, NULL, "%s takes no arguments ('%s')", name, args[0]);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	return v->run(c, args, n);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "all", no_argument, NULL, 'a' },
@@ -318,7 +319,7 @@ int main(int argc, char **argv)
 				c.lines = strtol(a, &end, 10);
 				if (errno || end == a || *end || c.lines < 0) {
 					log_msg(LOG_ERR, NULL, "--lines '%s': expected a number or all", a);
-					return CTL_EXIT_FAIL;
+					return EXIT_INVALIDARGUMENT;
 				}
 			}
 			break;
@@ -336,7 +337,7 @@ int main(int argc, char **argv)
 				c.output_cat = true;
 			} else if (strcmp(optarg, "short") != 0) {
 				log_msg(LOG_ERR, NULL, "--output '%s': expected short, json, json-pretty or cat", optarg);
-				return CTL_EXIT_FAIL;
+				return EXIT_INVALIDARGUMENT;
 			}
 			break;
 		case 'D':
@@ -357,7 +358,7 @@ int main(int argc, char **argv)
 		case 'p':
 			if (parse_pid(optarg, &c.pid) < 0) {
 				log_msg(LOG_ERR, NULL, "--pid '%s': not a process ID", optarg);
-				return CTL_EXIT_FAIL;
+				return EXIT_INVALIDARGUMENT;
 			}
 			break;
 		case OPT_PROMETHEUS:
@@ -382,7 +383,7 @@ int main(int argc, char **argv)
 				c.json = c.json_pretty = true;
 			} else {
 				log_msg(LOG_ERR, NULL, "--json=%s: expected pretty or short", optarg);
-				return CTL_EXIT_FAIL;
+				return EXIT_INVALIDARGUMENT;
 			}
 			break;
 		case OPT_NO_PAGER:
@@ -411,13 +412,13 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return CTL_EXIT_OK;
+			return EXIT_SUCCESS;
 		case OPT_VERSION:
 			printf("mtagctl %s\n", MTAG_VERSION);
-			return CTL_EXIT_OK;
+			return EXIT_SUCCESS;
 		default:
 			fprintf(stderr, "Try 'mtagctl --help'.\n");
-			return CTL_EXIT_FAIL;
+			return EXIT_INVALIDARGUMENT;
 		}
 	}
 	c.color = !c.json && ctl_want_color();
@@ -425,14 +426,14 @@ int main(int argc, char **argv)
 	if ((since && parse_time_option("--since", since, &c.since_usec) < 0) ||
 	    (until && parse_time_option("--until", until, &c.until_usec) < 0)) {
 		free(files);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	c.has_since = since != NULL;
 	c.has_until = until != NULL;
 	if (!!c.directory + !!c.files + c.merge > 1) {
 		log_msg(LOG_ERR, NULL, "--directory, --file and --merge choose the journals: one of them");
 		free(files);
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 
 	r = dispatch(&c, since != NULL, verb, argv + optind, argc - optind);
@@ -442,8 +443,10 @@ int main(int argc, char **argv)
 		if (errno == EPIPE)
 			return r;
 		log_msg(LOG_ERR, NULL, "writing the output: %s", strerror(errno));
-		return CTL_EXIT_FAIL;
+		return EXIT_INVALIDARGUMENT;
 	}
 	pager_close();
 	return r;
 }
+
+DEFINE_MAIN_FUNCTION(run)

@@ -12,6 +12,7 @@
 
 #include "cause.h"
 #include "faultfields.h"
+#include "launcher-args.h"
 #include "log.h"
 #include "mtagctl-sd.h"
 #include "trust.h"
@@ -23,7 +24,7 @@
 #define SD_MANAGER "org.freedesktop.systemd1.Manager"
 #define SD_UNIT "org.freedesktop.systemd1.Unit"
 #define SD_SERVICE "org.freedesktop.systemd1.Service"
-#define GENERATOR_DROPIN "/zz-mtag-launcher.conf"
+#define GENERATOR_DROPIN "/" LAUNCHER_DROPIN_NAME
 
 static sd_bus *bus;
 

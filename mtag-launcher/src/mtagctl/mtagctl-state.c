@@ -17,12 +17,15 @@
 #include "cause.h"
 #include "cgroupfs.h"
 #include "escape.h"
+#include "execstart.h"
 #include "jemallocid.h"
+#include "launcher-args.h"
 #include "log.h"
 #include "mte.h"
 #include "procmte.h"
 #include "smaps.h"
 #include "systemd-time.h"
+#include "unitfile.h"
 #include "mtagctl-sd.h"
 #include "mtagctl-state.h"
 #include "mtagctl-verdict.h"
@@ -65,30 +68,63 @@ static void count_tcf(struct tcf_count *t, size_t *nt, size_t max, const char *t
 	}
 }
 
+/* The options of the entry the generator's drop-in at PATH (of unit UNIT)
+ * hands the launcher, read back with the launcher's own parser: its
+ * ExecStart= commands that run mtag-launcher, their --policy-entry.
+ * Malloc'ed, or NULL (a drop-in of an older generator hands none). */
+static char *dropin_entry(const char *path, const char *unit)
+{
+	static const char *const keys[] = { "ExecStart" };
+	struct unit_file_keys k = { 0 };
+	struct strv execs = { 0 };
+	char *err = NULL, *entry = NULL;
+
+	if (unit_file_parse(path, keys, 1, &k, &err) == 0)
+		unit_file_keys_apply(&k, 0, &execs, NULL);
+	for (size_t i = 0; i < execs.n && !entry; i++) {
+		struct strv cmds;
+
+		unit_exec_split(execs.v[i], &cmds);
+		for (size_t j = 0; j < cmds.n && !entry; j++) {
+			struct launcher_opts o;
+			struct strv w;
+			char **argv;
+
+			if (unit_exec_words(cmds.v[j], unit, &w) && w.n) {
+				argv = xmalloc((w.n + 1) * sizeof(*argv));
+				memcpy(argv, w.v, w.n * sizeof(*argv));
+				argv[w.n] = NULL;
+				if (launcher_args_parse((int)w.n, argv, &o, true) > 0 && o.policy_entry)
+					entry = xstrdup(o.policy_entry);
+				free(argv);
+			}
+			strv_free(&w);
+		}
+		strv_free(&cmds);
+	}
+	strv_free(&execs);
+	unit_file_keys_free(&k);
+	free(err);
+	return entry;
+}
+
 /* Whether the generator's drop-in at PATH hands the launcher another
  * entry than E (the policy changed after the last daemon-reload): the
  * entry it hands, in LOADED.  A drop-in of an older generator without
  * --policy-entry is not stale by this test. */
-static bool dropin_stale(const char *path, const struct policy_entry *e, char *loaded, size_t len)
+static bool dropin_stale(const char *path, const char *unit, const struct policy_entry *e,
+			 char *loaded, size_t len)
 {
-	static const char key[] = " --policy-entry=\"";
-	char *buf = NULL, *want, *k, *end;
-	size_t n = 0;
-	bool stale = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *have = dropin_entry(path, unit), *want;
+	bool stale;
 
-	if (fd < 0)
+	if (!have)
 		return false;
-	if (read_fd_all(fd, 1 << 20, &buf, &n) == 0 && (k = strstr(buf, key)) &&
-	    (end = strchr(k + strlen(key), '"'))) {
-		*end = '\0';
-		snprintf(loaded, len, "%s", k + strlen(key));
-		want = policy_entry_options(e);
-		stale = strcmp(want, loaded) != 0;
-		free(want);
-	}
-	free(buf);
-	close(fd);
+	snprintf(loaded, len, "%s", have);
+	want = policy_entry_options(e);
+	stale = strcmp(want, have) != 0;
+	free(want);
+	free(have);
 	return stale;
 }
 
@@ -305,7 +341,7 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		.secure_report_off = secure_report_off,
 		.secure_desc = secure_desc,
 	};
-	if (e && u && u->dropin && !pid && dropin_stale(u->dropin, e, loaded, sizeof(loaded))) {
+	if (e && u && u->dropin && !pid && dropin_stale(u->dropin, u->name, e, loaded, sizeof(loaded))) {
 		want_opts = policy_entry_options(e);
 		f.dropin_stale = true;
 		f.dropin_runs = loaded;

@@ -143,7 +143,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 	struct policy p;
 	struct svc_state *rows = NULL;
 	size_t nrows = 0, cap = 0;
-	int rc = CTL_EXIT_OK, r;
+	int rc = EXIT_SUCCESS, r;
 	bool hw = mte_supported();
 
 	policy_init(&p);
@@ -163,7 +163,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 			log_msg(LOG_ERR, NULL, "cannot read %s: %s", path, strerror(errno));
 			free(name);
 			policy_free(&p);
-			return CTL_EXIT_FAIL;
+			return EXIT_INVALIDARGUMENT;
 		}
 		if (name && sd_ctl_get_unit(name, &u) < 0) {
 			unit_info_free(&u);
@@ -180,7 +180,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 			pager_open(c);
 			print_pid(c, &s, c->pid);
 		}
-		rc = s.as_asked ? CTL_EXIT_OK : CTL_EXIT_NOTICE;
+		rc = s.as_asked ? EXIT_SUCCESS : EXIT_FAILURE;
 		unit_info_free(&u);
 		free(name);
 		policy_free(&p);
@@ -194,7 +194,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 			r = sd_ctl_get_unit(names[i], &u);
 			if (r == -ENOENT) {
 				log_msg(LOG_ERR, NULL, "unit %s not found", u.name ? u.name : names[i]);
-				rc = CTL_EXIT_FAIL;
+				rc = EXIT_INVALIDARGUMENT;
 				unit_info_free(&u);
 				continue;
 			} else if (r < 0) {
@@ -202,7 +202,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 				unit_info_free(&u);
 				policy_free(&p);
 				free(rows);
-				return CTL_EXIT_FAIL;
+				return EXIT_INVALIDARGUMENT;
 			}
 			grow_array((void **)&rows, &cap, nrows + 1, sizeof(*rows));
 			svc_state_get(c, &p, &u, 0, &rows[nrows++]);
@@ -216,7 +216,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 		if (r < 0) {
 			log_msg(LOG_ERR, NULL, "cannot ask systemd for the services over the system bus: %s (is systemd running?)", strerror(-r));
 			policy_free(&p);
-			return CTL_EXIT_FAIL;
+			return EXIT_INVALIDARGUMENT;
 		}
 		for (size_t i = 0; i < nunits; i++) {
 			struct svc_state s;
@@ -262,7 +262,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 
 	for (size_t i = 0; i < nrows; i++)
 		if (!rows[i].as_asked)
-			rc = rc == CTL_EXIT_OK ? CTL_EXIT_NOTICE : rc;
+			rc = rc == EXIT_SUCCESS ? EXIT_FAILURE : rc;
 
 	if (c->prometheus) {
 		/* As node_exporter's textfile scripts: the exit status says
@@ -278,7 +278,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 		h.faultd_up = sd_ctl_get_unit("mtag-faultd.service", &fu) == 0 && fu.active_state &&
 			      strcmp(fu.active_state, "active") == 0;
 		unit_info_free(&fu);
-		rc = prom_write(c, rows, nrows, &h) < 0 ? CTL_EXIT_FAIL : CTL_EXIT_OK;
+		rc = prom_write(c, rows, nrows, &h) < 0 ? EXIT_INVALIDARGUMENT : EXIT_SUCCESS;
 	} else if (c->json) {
 		struct json w;
 
@@ -296,7 +296,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 		r = status_table_print(c, stdout, rows, nrows);
 		if (r < 0) {
 			log_msg(LOG_ERR, NULL, "cannot print the table: %s", strerror(-r));
-			rc = CTL_EXIT_FAIL;
+			rc = EXIT_INVALIDARGUMENT;
 		}
 	}
 	free(rows);

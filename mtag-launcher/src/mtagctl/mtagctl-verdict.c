@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "smaps.h"
+#include "systemd-time.h"
 
 void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 {
@@ -118,11 +119,7 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 
 void clock_hms(unsigned long long usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%H:%M:%S", &tm))
-		snprintf(buf, len, "?");
+	timestamp_format_local(usec, "%H:%M:%S", "?", buf, len);
 }
 
 const char *verdict_name(enum verdict v)

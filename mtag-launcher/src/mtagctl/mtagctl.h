@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "exitcodes.h"  /* CTL_EXIT_*: mtagctl(8) */
+#include "exitcodes.h"  /* mtagctl(8)'s exit statuses */
 
 struct ctl {
 	const char *root;        /* --root: policy files under DIR */

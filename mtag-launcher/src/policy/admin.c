@@ -35,14 +35,14 @@ int admin_check(const struct conf_opts *co)
 	       files, files == 1 ? "" : "s", p.n_entries, p.n_entries == 1 ? "y" : "ies",
 	       errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 	policy_free(&p);
-	return errors ? 1 : 0;
+	return errors ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int admin_apply_cpu_preferred(const struct conf_opts *co, bool strict)
 {
 	struct policy p;
 	char errbuf[512] = "";
-	int r, rc = 0;
+	int r, rc = EXIT_SUCCESS;
 
 	policy_init(&p);
 	conf_load(&p, co);
@@ -56,14 +56,14 @@ int admin_apply_cpu_preferred(const struct conf_opts *co, bool strict)
 	if (!p.has_cpu_preferred) {
 		log_msg(LOG_INFO, NULL, "no cpu-preferred entry in the policy: leaving the kernel's preferred mode alone");
 		policy_free(&p);
-		return 0;
+		return EXIT_SUCCESS;
 	}
 	r = mte_set_cpu_preferred(SYSFS_CPU_DIR, mode_name(p.cpu_preferred), errbuf, sizeof(errbuf));
 	if (r < 0) {
 		log_msg(LOG_ERR, NULL, "%s:%u: cannot set the preferred mode %s: %s: %s",
 			p.cpu_preferred_file, p.cpu_preferred_line, mode_name(p.cpu_preferred),
 			errbuf, strerror(-r));
-		rc = 1;
+		rc = EXIT_FAILURE;
 	} else {
 		log_msg(LOG_INFO, NULL, "set mte_tcf_preferred to %s on %d CPU%s (from %s:%u)",
 			mode_name(p.cpu_preferred), r, r == 1 ? "" : "s",

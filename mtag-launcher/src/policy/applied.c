@@ -9,7 +9,6 @@
 
 #include "systemd-time.h"
 #include "log.h"
-#include "sdlib.h"
 #include "util.h"
 
 void log_diag(const struct diag *d)
@@ -27,7 +26,7 @@ void log_applied(const struct applied *a)
 	const char *unit = a->unit ? a->unit : "-";
 	bool report = a->mode == MTAG_MODE_REPORT;
 	char span[64], nsec[32], *extra, *text;
-	int r = -1;
+	struct log_struct ls = { 0 };
 
 	duration_format(a->reenable_ns, span, sizeof(span));
 	if (a->reenable_ns == DURATION_INFINITY)
@@ -52,24 +51,21 @@ void log_applied(const struct applied *a)
 			 a->command);
 	free(extra);
 
-	if (log_to_journal() && sdlib()) {
-		/* sd_journal_send() stops at the first NULL format: the report
-		 * fields come last and only in report mode. */
-		r = sdlib()->journal_send("MESSAGE=%s", text, "PRIORITY=%d", LOG_INFO,
-				"MESSAGE_ID=%s", MSGID_APPLIED,
-				"SYSLOG_IDENTIFIER=%s", log_prog(),
-				"MTAG_UNIT=%s", unit,
-				"MTAG_MODE=%s", mode_name(a->mode),
-				"MTAG_HEAP=%s", a->heap ? "on" : "off",
-				"MTAG_TUNABLE=%u", a->tunable,
-				"MTAG_HW_MTE=%s", a->hw_mte ? "yes" : "no",
-				"MTAG_POLICY_SOURCE=%s", a->source,
-				"MTAG_COMMAND=%s", a->command,
-				"MTAG_EXEC_DEFAULT=%s", a->exec_default ? a->exec_default : "unsupported",
-				report ? "MTAG_REPORT=%s" : NULL, a->report_on ? "on" : "unsupported",
-				"MTAG_REENABLE_NSEC=%s", nsec, NULL);
+	log_struct_begin(&ls, LOG_INFO, MSGID_APPLIED, "%s", text);
+	log_struct_add(&ls, "MTAG_UNIT", "%s", unit);
+	log_struct_add(&ls, "MTAG_MODE", "%s", mode_name(a->mode));
+	log_struct_add(&ls, "MTAG_HEAP", "%s", a->heap ? "on" : "off");
+	log_struct_add(&ls, "MTAG_TUNABLE", "%u", a->tunable);
+	log_struct_add(&ls, "MTAG_HW_MTE", "%s", a->hw_mte ? "yes" : "no");
+	log_struct_add(&ls, "MTAG_POLICY_SOURCE", "%s", a->source);
+	log_struct_add(&ls, "MTAG_COMMAND", "%s", a->command);
+	log_struct_add(&ls, "MTAG_EXEC_DEFAULT", "%s", a->exec_default ? a->exec_default : "unsupported");
+	/* The report fields only in report mode. */
+	if (report) {
+		log_struct_add(&ls, "MTAG_REPORT", "%s", a->report_on ? "on" : "unsupported");
+		log_struct_add(&ls, "MTAG_REENABLE_NSEC", "%s", nsec);
 	}
-	if (r < 0)
-		log_stderr(LOG_INFO, text);
+	log_struct(&ls);
+	log_struct_free(&ls);
 	free(text);
 }

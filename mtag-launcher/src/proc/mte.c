@@ -12,11 +12,8 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "mte-uapi.h"
 #include "util.h"
-
-#ifndef HWCAP2_MTE
-#define HWCAP2_MTE (1UL << 18)
-#endif
 
 bool mte_supported(void)
 {

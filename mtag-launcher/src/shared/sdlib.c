@@ -16,8 +16,8 @@
  * referring to the symbols: _Generic does not evaluate its operand). */
 _Static_assert(_Generic(&sd_pid_get_unit, int (*)(pid_t, char **): 1, default: 0),
 	       "sd_pid_get_unit prototype");
-_Static_assert(_Generic(&sd_journal_send, int (*)(const char *, ...): 1, default: 0),
-	       "sd_journal_send prototype");
+_Static_assert(_Generic(&sd_journal_sendv, int (*)(const struct iovec *, int): 1, default: 0),
+	       "sd_journal_sendv prototype");
 
 static void warn_stderr(int priority, const char *text)
 {
@@ -52,9 +52,9 @@ const struct sdlib *sdlib(void)
 		return NULL;
 	}
 	lib.pid_get_unit = (int (*)(pid_t, char **))dlsym(h, "sd_pid_get_unit");
-	lib.journal_send = (int (*)(const char *, ...))dlsym(h, "sd_journal_send");
-	ok = lib.pid_get_unit && lib.journal_send;
+	lib.journal_sendv = (int (*)(const struct iovec *, int))dlsym(h, "sd_journal_sendv");
+	ok = lib.pid_get_unit && lib.journal_sendv;
 	if (!ok)
-		sdlib_warn(LOG_WARNING, LIBSYSTEMD " lacks sd_pid_get_unit or sd_journal_send");
+		sdlib_warn(LOG_WARNING, LIBSYSTEMD " lacks sd_pid_get_unit or sd_journal_sendv");
 	return ok ? &lib : NULL;
 }

@@ -11,10 +11,11 @@
 #define MTAG_SDLIB_H
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 struct sdlib {
 	int (*pid_get_unit)(pid_t pid, char **unit);
-	int (*journal_send)(const char *format, ...);
+	int (*journal_sendv)(const struct iovec *iov, int n);  /* log_struct_send() */
 };
 
 /* The loaded library, or NULL (with a reason logged once to stderr) if

@@ -520,3 +520,24 @@ int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char
 	}
 	return r < 0 ? -1 : 0;
 }
+
+char *timestamp_format_local(uint64_t usec, const char *fmt, const char *unknown, char *buf, size_t len)
+{
+	time_t t = (time_t)(usec / 1000000);
+	struct tm tm;
+	size_t n = 0;
+
+	/* FMT is checked at each caller (the format attribute). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (usec && localtime_r(&t, &tm))
+		n = strftime(buf, len, fmt, &tm);
+#pragma GCC diagnostic pop
+	if (n)
+		return buf;
+	if (unknown)
+		snprintf(buf, len, "%s", unknown);
+	else
+		snprintf(buf, len, "@%llu", (unsigned long long)(usec / 1000000));
+	return buf;
+}

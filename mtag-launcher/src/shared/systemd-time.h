@@ -31,4 +31,11 @@ char *duration_format(uint64_t ns, char *buf, size_t size);
  * CLOCK_REALTIME microseconds; returns 0, or -1 with a reason in *WHY. */
 int timestamp_parse(const char *s, uint64_t now_usec, uint64_t *usec, const char **why);
 
+/* The one local-time formatter: CLOCK_REALTIME USEC as local time in FMT
+ * (strftime(3)) into BUF.  USEC 0 (unknown) or a time that cannot be
+ * formatted gives UNKNOWN, or "@SECONDS" when UNKNOWN is NULL.  Returns
+ * BUF. */
+char *timestamp_format_local(uint64_t usec, const char *fmt, const char *unknown, char *buf, size_t len)
+	__attribute__((format(strftime, 2, 0)));
+
 #endif

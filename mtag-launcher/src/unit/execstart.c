@@ -120,6 +120,54 @@ char *unit_wrap_exec(const char *value, const char *launcher, const char *args)
 			 (int)(path_end - path), path, rest);
 }
 
+/* One word W..END as systemd hands it to the program.  Malloc'ed. */
+static char *word_value(const char *w, const char *end, const char *unit)
+{
+	char *out = xmalloc(2 * (size_t)(end - w) + strlen(unit) * (size_t)(end - w) + 1), *q = out;
+	char quote = 0;
+
+	for (; w < end; w++) {
+		if (*w == '\\' && w + 1 < end) {
+			w++;
+			*q++ = *w == 'n' ? '\n' : *w == 't' ? '\t' : *w;
+		} else if (quote && *w == quote) {
+			quote = 0;
+		} else if (!quote && (*w == '\'' || *w == '"')) {
+			quote = *w;
+		} else if ((*w == '%' || *w == '$') && w + 1 < end && w[1] == *w) {
+			*q++ = *w++;
+		} else if (*w == '%' && w + 1 < end && w[1] == 'n') {
+			q = stpcpy(q, unit);
+			w++;
+		} else {
+			*q++ = *w;
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
+bool unit_exec_words(const char *cmd, const char *unit, struct strv *words)
+{
+	char prefix[8];
+	bool argv0;
+	const char *s = skip_prefixes(cmd, prefix, sizeof(prefix), &argv0);
+
+	memset(words, 0, sizeof(*words));
+	for (;;) {
+		const char *e;
+
+		s += strspn(s, " \t");
+		if (!*s)
+			return true;
+		e = word_end(s);
+		if (!e)
+			return false;
+		strv_push(words, word_value(s, e, unit));
+		s = e;
+	}
+}
+
 bool unit_exec_runs(const char *value, const char *launcher)
 {
 	char prefix[8];

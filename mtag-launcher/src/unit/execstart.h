@@ -22,6 +22,13 @@ char *unit_wrap_exec(const char *value, const char *launcher, const char *args);
  * unchanged (quoted, escaped, specifiers and variables doubled). */
 char *unit_exec_word(const char *s);
 
+/* The words one command of an ExecStart= value (its prefixes -, @, :, +,
+ * ! skipped) hands the program, as systemd gives them: quotes and
+ * backslash escapes undone, "%%" and "$$" halved, "%n" the unit name UNIT;
+ * other specifiers and variables are left as they are.  Into WORDS
+ * (emptied first); false for an unterminated quote. */
+bool unit_exec_words(const char *cmd, const char *unit, struct strv *words);
+
 /* Does VALUE already run LAUNCHER? */
 bool unit_exec_runs(const char *value, const char *launcher);
 

@@ -21,7 +21,6 @@
 #include "systemd-time.h"
 #include "log.h"
 #include "mte.h"
-#include "sdlib.h"
 #include "util.h"
 
 #define REC_MAX 8192
@@ -238,11 +237,7 @@ static bool invocation_valid(const char *s)
 
 static void fmt_time(uint64_t usec, char *buf, size_t len)
 {
-	time_t t = (time_t)(usec / 1000000);
-	struct tm tm;
-
-	if (!usec || !localtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "(unknown time)");
+	timestamp_format_local(usec, "%Y-%m-%d %H:%M:%S", "(unknown time)", buf, len);
 }
 
 bool upgrade_kmsg_async_fault(const char *buf, size_t n, const char *unit, uint64_t now_usec)
@@ -394,19 +389,18 @@ int upgrade_prepare(const char *dir, const char *unit, const char *invocation)
 	fmt_time(f.fault_usec, when, sizeof(when));
 	r = upgrade_read(used, &u);
 	if (r != 0) {
+		struct log_struct ls = { 0 };
+
 		fmt_time(u.granted_usec, when_used, sizeof(when_used));
-		if (sdlib() && log_to_journal())
-			sdlib()->journal_send("MESSAGE=%s: async tag-check fault at %s: no upgraded start, the limit of one per boot was used at %s; the service stays in async",
-					      unit, when, when_used, "PRIORITY=%d", LOG_WARNING,
-					      "MESSAGE_ID=%s", MSGID_UPGRADE_REFUSED,
-					      "SYSLOG_IDENTIFIER=mtag-launcher", "MTAG_UNIT=%s", unit,
-					      "MTAG_UPGRADE=limit",
-					      "MTAG_UPGRADE_FAULT_CURSOR=%s", f.fault_cursor,
-					      "MTAG_UPGRADE_FAULT_USEC=%" PRIu64, f.fault_usec, NULL);
-		else
-			log_msg(LOG_WARNING, MSGID_UPGRADE_REFUSED,
-				"%s: async tag-check fault at %s: no upgraded start, the limit of one per boot was used at %s; the service stays in async",
-				unit, when, when_used);
+		log_struct_begin(&ls, LOG_WARNING, MSGID_UPGRADE_REFUSED,
+				 "%s: async tag-check fault at %s: no upgraded start, the limit of one per boot was used at %s; the service stays in async",
+				 unit, when, when_used);
+		log_struct_add(&ls, "MTAG_UNIT", "%s", unit);
+		log_struct_add(&ls, "MTAG_UPGRADE", "limit");
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_CURSOR", "%s", f.fault_cursor);
+		log_struct_add(&ls, "MTAG_UPGRADE_FAULT_USEC", "%" PRIu64, f.fault_usec);
+		log_struct(&ls);
+		log_struct_free(&ls);
 		goto out;
 	}
 	if ((r = grant_owner(getenv("USER"), &owner)) < 0) {

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mte-uapi.h"
+
 #define UPGRADE_BASE_DIR "/run/mtag"
 /* A sync fault counts as one of the window up to this long after its end
  * (the window starts at the exec, a little after the grant). */
@@ -33,12 +35,6 @@
 
 #define MSGID_UPGRADED "d3d846a8a0754fd988029222defb736a"
 #define MSGID_UPGRADE_REFUSED "da583d5851e34a7f8dba65a06fe1d8bf"
-
-/* patches/linux/0008-arm64-mte-timed-upgrade-to-sync.patch */
-#ifndef PR_SET_MTE_UPGRADE
-#define PR_SET_MTE_UPGRADE 0x4d545205
-#define PR_GET_MTE_UPGRADE 0x4d545206
-#endif
 
 /* What a record, a grant or a used marker holds (absent: 0 / ""). */
 struct upgrade_rec {

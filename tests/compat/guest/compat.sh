@@ -49,7 +49,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", (b - a) / 1000}'; }
 	echo "debian=$(cat /etc/debian_version)"
 	echo "systemd=$(dpkg-query -W -f='${Version}' systemd)"
 	echo "boot_s=$(uptime_s)"
-	echo "names=$(echo $NAMES)"
+	echo "names=$(paste -sd" " <<<"$NAMES")"
 } >"$R/meta.txt"
 info "guest: kernel $(uname -r), libc6 $LIBC_VERSION, hw mte $HW_MTE, MTE_TCF $HAVE_TCF, boot took $(uptime_s)s"
 
@@ -67,7 +67,8 @@ for n in $NAMES; do
 	u=$(field_of "$n" 2)
 	was=$(systemctl is-active "$u" 2>/dev/null)
 	[ "$was" = active ] && info "$u was active at boot (stopped)"
-	systemctl stop "$u" $(field_of "$n" 6 | tr , ' ' | sed 's/^-$//') 2>/dev/null
+	read -ra extra <<<"$(field_of "$n" 6 | tr , ' ' | sed 's/^-$//')"
+	systemctl stop "$u" "${extra[@]}" 2>/dev/null
 done
 # nginx (the proxies' backend) serves on port 80.
 systemctl is-active -q nginx.service || systemctl start nginx.service
@@ -94,7 +95,7 @@ run_one() {
 	local reqs=0 active nrest pids p comm tcf procs="" tcfs="" j anon=0 tagged=0 verdict reason
 	local flines nf=0 cores=0 fl=""
 	u=$(field_of "$n" 2)
-	local extra; extra=$(field_of "$n" 6 | tr , ' ' | sed 's/^-$//')
+	local extra; read -ra extra <<<"$(field_of "$n" 6 | tr , ' ' | sed 's/^-$//')"
 	{
 		echo "# written by the mtag compat run (tests/compat/guest/compat.sh)"
 		echo "$u $mode"
@@ -107,7 +108,7 @@ run_one() {
 	# under the previous policy: stop it, or "start" would be a no-op.
 	if systemctl -q is-active "$u"; then
 		info "$n/$mode: $u was active before its start (socket activation?): stopped"
-		systemctl stop "$u" $extra
+		systemctl stop "$u" "${extra[@]}"
 	fi
 	k0=$(kmsg_count)
 	START_EPOCH=$(date +%s)
@@ -224,7 +225,7 @@ run_one() {
 	fi
 
 	# The unit and what activates it (its sockets: DISABLE in the list).
-	timeout 180 systemctl stop "$u" $extra || { systemctl kill -s KILL "$u"; sleep 2; }
+	timeout 180 systemctl stop "$u" "${extra[@]}" || { systemctl kill -s KILL "$u"; sleep 2; }
 	systemctl reset-failed "$u" 2>/dev/null
 }
 

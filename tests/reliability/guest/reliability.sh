@@ -38,7 +38,7 @@ boot_figures() {
 	local kern; kern=$(sed -n 's/^Startup finished in \([^ ]*\) (kernel).*/\1/p' <<<"$t")
 	local wrapped; wrapped=$(ls /run/systemd/generator/*.service.d/zz-mtag-launcher.conf 2>/dev/null | wc -l)
 	local services; services=$(systemctl list-units --type=service --state=active,activating,failed --no-legend --plain | wc -l)
-	local launched; launched=$(journalctl -b -o cat MESSAGE_ID=$MSGID_APPLIED --output-fields=MTAG_UNIT 2>/dev/null | sort -u | wc -l)
+	local launched; launched=$(journalctl -b -o cat "MESSAGE_ID=$MSGID_APPLIED" --output-fields=MTAG_UNIT 2>/dev/null | sort -u | wc -l)
 	printf 'boot\t%s\tmulti_user_s\t%s\tkernel\t%s\tfailed\t%s\twrapped\t%s\tservices\t%s\tlaunched_units\t%s\n' \
 		"$1" "$secs" "$kern" "$(wc -l <"$R/boot$1-failed.txt")" "$wrapped" "$services" "$launched" >>"$R/boot.tsv"
 	info "boot $1: multi-user.target after ${secs}s in user space, $(wc -l <"$R/boot$1-failed.txt") failed units ($(tr '\n' ' ' <"$R/boot$1-failed.txt")), $wrapped units wrapped, $launched started through the launcher, $services services"
@@ -93,7 +93,7 @@ for mode in off sync report; do
 		  timeout 10 bash -c 'exec 3<>/dev/tcp/127.0.0.1/80 && printf "GET /MTAGBUG-overflow HTTP/1.0\r\n\r\n" >&3 && head -1 <&3' >/run/rel-bug.out 2>/dev/null ) &
 		bp=$!
 		# -r: go on after a connection reset (a worker that died).
-		out=$(ab -q -r -n $((EVERY - 1)) -c $CONC -s 10 http://127.0.0.1/ 2>&1)
+		out=$(ab -q -r -n $((EVERY - 1)) -c "$CONC" -s 10 http://127.0.0.1/ 2>&1)
 		c=$(sed -n 's/^Complete requests: *//p' <<<"$out"); f=$(sed -n 's/^Failed requests: *//p' <<<"$out")
 		n2=$(sed -n 's/^Non-2xx responses: *//p' <<<"$out")
 		tt=$(sed -n 's/^Time taken for tests: *\([0-9.]*\).*/\1/p' <<<"$out")
@@ -126,8 +126,8 @@ t0=$(date +%s.%N)
 # One transient service per process: the kernel's rate limit is per
 # cgroup (10 lines / 5 s), so more cgroups give faultd more lines.
 units=$PROCS
-for i in $(seq $units); do
-	systemd-run --quiet --wait --unit=faultburst-$i --property=Type=exec /usr/local/bin/faultburst 1 "$PER" &
+for i in $(seq "$units"); do
+	systemd-run --quiet --wait --unit="faultburst-$i" --property=Type=exec /usr/local/bin/faultburst 1 "$PER" &
 done
 # mtag-faultd SIGKILLed at a random point (systemd restarts it), journald
 # restarted once.
@@ -136,8 +136,8 @@ done
 wait
 burst_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')
 faults=0
-for i in $(seq $units); do
-	f=$(journalctl -b -u faultburst-$i -o cat | sed -n 's/^faultburst: \([0-9]*\) faults.*/\1/p')
+for i in $(seq "$units"); do
+	f=$(journalctl -b -u "faultburst-$i" -o cat | sed -n 's/^faultburst: \([0-9]*\) faults.*/\1/p')
 	faults=$((faults + ${f:-0}))
 done
 # Until faultd is back and caught up (its entries stop growing).
@@ -198,7 +198,7 @@ rm -f /run/policy-writer.stop
 wp=$!
 starts=0 start_fail=0 t0=$(date +%s)
 ROUNDS=${REL_POLICY_ROUNDS:-20}
-for i in $(seq $ROUNDS); do
+for i in $(seq "$ROUNDS"); do
 	ts=$(date +%s%N)
 	systemctl daemon-reload
 	te=$(date +%s%N)
@@ -212,7 +212,7 @@ policy_s=$(( $(date +%s) - t0 ))
 # What the launcher applied at each start (its journal entries).
 # (No field match with --after-cursor: systemd 252 skips the first match.)
 journalctl --after-cursor="$c0" -o json --no-pager 2>/dev/null >"$R/policy-journal.json"
-jq -r --arg id $MSGID_APPLIED 'select(.MESSAGE_ID == $id) | [.MTAG_UNIT, .MTAG_MODE, .MTAG_POLICY_SOURCE] | @tsv' \
+jq -r --arg id "$MSGID_APPLIED" 'select(.MESSAGE_ID == $id) | [.MTAG_UNIT, .MTAG_MODE, .MTAG_POLICY_SOURCE] | @tsv' \
 	<"$R/policy-journal.json" >"$R/policy-applied.tsv"
 applied=$(wc -l <"$R/policy-applied.tsv")
 wrong=$(awk -F'\t' '!(($1 == "nginx.service" && $2 == "sync") || ($1 == "memcached.service" && $2 == "report")) || $3 !~ /^\/etc\/mtag\/policy.conf:[0-9]+$/' "$R/policy-applied.tsv" | wc -l)

@@ -114,7 +114,7 @@ mtagctl_section() {
 			fail "mtagctl/$bug/core" "no core of pid $pid found by mtagctl ($(coredumpctl -q --no-pager list 2>&1 | tail -2 | tr '\n' '|'))"
 		fi
 		nk=$(kmsg_since "$k0" | grep -c "tag check fault in .*\[$tid\]")
-		nj=$(journalctl -q -o cat MESSAGE_ID=$MSGID_FAULT MTAG_TID=$tid | wc -l)
+		nj=$(journalctl -q -o cat "MESSAGE_ID=$MSGID_FAULT" "MTAG_TID=$tid" | wc -l)
 		[ "$nk" -ge 1 ] && [ "$nk" = "$nj" ] && pass "mtagctl/$bug/journal" ||
 			fail "mtagctl/$bug/journal" "$nk kernel lines, $nj structured entries for thread $tid"
 		wait_for 30 svc_ok "$svc"

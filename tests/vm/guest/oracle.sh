@@ -43,7 +43,7 @@ oracle_dump() {
 }
 
 oracle_section() {
-	local t0 units
+	local t0 units=()
 	if [ "$HAVE_LAUNCHER" != yes ]; then
 		skip oracle "mtag-launcher not in the image"
 		return
@@ -51,14 +51,14 @@ oracle_section() {
 	t0=$(date +%s)
 	echo '# oracle: nothing named' >/etc/mtag/policy.conf
 	systemctl daemon-reload
-	units=$( { systemctl list-unit-files --type=service --no-legend --no-pager | awk '{print $1}' | grep -v '@\.service$'
+	mapfile -t units < <( { systemctl list-unit-files --type=service --no-legend --no-pager | awk '{print $1}' | grep -v '@\.service$'
 		   systemctl list-units --all --type=service --no-legend --no-pager --plain | awk '{print $1}' | grep '@.*\.service$'; } | sort -u)
-	oracle_dump "$R/oracle-before.txt" $units
+	oracle_dump "$R/oracle-before.txt" "${units[@]}"
 	echo '*.service sync' >/etc/mtag/policy.conf
 	systemctl daemon-reload
-	oracle_dump "$R/oracle-after.txt" $units
+	oracle_dump "$R/oracle-after.txt" "${units[@]}"
 	echo '# oracle: done' >/etc/mtag/policy.conf
 	systemctl daemon-reload
 	cat /usr/lib/mtag/policy.d/*.conf >"$R/oracle-vendor.txt" 2>/dev/null
-	info "oracle: systemctl show of $(wc -w <<<"$units") service units before and after '*.service sync' in $R/oracle-{before,after}.txt (judged on the host: tests/vm/oracle-check); took $(( $(date +%s) - t0 ))s"
+	info "oracle: systemctl show of ${#units[@]} service units before and after '*.service sync' in $R/oracle-{before,after}.txt (judged on the host: tests/vm/oracle-check); took $(( $(date +%s) - t0 ))s"
 }
