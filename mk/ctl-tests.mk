@@ -10,7 +10,7 @@ CTL_LIB_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(FAULT_SRCS)
 # libsmartcols, JSON; colours from the terminal code).
 CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
                      $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c \
-                     $(SRC_DIR)/mtagctl/mtagctl-prom.c
+                     $(SRC_DIR)/mtagctl/mtagctl-prom.c $(SRC_DIR)/mtagctl/mtagctl-bugcols.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl
@@ -28,24 +28,24 @@ ctl-lib-arm64: $(BUILD)/arm64/ctl-lib.stamp
 $(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) $(SYSTEMD_CFLAGS) -I$(CTL_TEST_DIR) -o $@ \
-	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) $(SYSTEMD_LIBS) -lsmartcols -lm -lzstd
+	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) $(SYSTEMD_LIBS) -lsmartcols -ldw -lelf -lm -lzstd
 
 $(BUILD)/fuzz/fuzz-faultline: tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultline.c $(CTL_LIB_SRCS) -ldw -lelf -lm -lzstd
 
 # The core-file reader and the classifier over a core's memory.
 $(BUILD)/fuzz/fuzz-corefile: tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-corefile.c $(CTL_LIB_SRCS) -ldw -lelf -lm -lzstd
 
 # mtag-faultd's state file, as mtagctl reads it.
 $(BUILD)/fuzz/fuzz-faultcount: tests/fuzz/fuzz-faultcount.c $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultcount.c $(CTL_LIB_SRCS) -lm -lzstd
+	  $(CTL_CPPFLAGS) -o $@ tests/fuzz/fuzz-faultcount.c $(CTL_LIB_SRCS) -ldw -lelf -lm -lzstd
 
 $(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)/ctl-lib

@@ -9,7 +9,7 @@ faultd: $(BUILD)/host/mtag-faultd
 faultd-arm64: $(BUILD)/arm64/mtag-faultd
 faultd-asan: $(BUILD)/asan/mtag-faultd
 
-$(call program,mtag-faultd,$(FAULTD_BIN_SRCS),$(SYSTEMD_LIBS) -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lm -lzstd)
+$(call program,mtag-faultd,$(FAULTD_BIN_SRCS),$(SYSTEMD_LIBS) -ldw -lelf -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -ldw -lelf -lm -lzstd)
 
 # The distribution build and install (build-pkg, install) of mtag-faultd,
 # its units, catalog and completions are in mk/mtagctl.mk.

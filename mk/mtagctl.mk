@@ -9,7 +9,7 @@ mtagctl: $(BUILD)/host/mtagctl
 mtagctl-arm64: $(BUILD)/arm64/mtagctl
 mtagctl-asan: $(BUILD)/asan/mtagctl
 
-$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lsmartcols -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lsmartcols -lm -lzstd)
+$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lsmartcols -ldw -lelf -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lsmartcols -ldw -lelf -lm -lzstd)
 
 # --- Distribution build (debian/rules: make build-pkg / install) --------
 PKG_SYSTEMD_LIBS = $(shell $(PKG_CONFIG) --libs libsystemd)
@@ -18,11 +18,11 @@ build-pkg: $(BUILD)/pkg/mtagctl $(BUILD)/pkg/mtag-faultd
 $(BUILD)/pkg/mtagctl: $(MTAGCTL_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(MTAGCTL_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lsmartcols -lm -lzstd
+	  $(MTAGCTL_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lsmartcols -ldw -lelf -lm -lzstd
 $(BUILD)/pkg/mtag-faultd: $(FAULTD_BIN_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(FAULTD_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -lm -lzstd
+	  $(FAULTD_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS) $(PKG_SYSTEMD_LIBS) -ldw -lelf -lm -lzstd
 
 BINDIR ?= /usr/bin
 LIBEXECDIR ?= /usr/lib/mtag

@@ -71,6 +71,15 @@ bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit,
 	return true;
 }
 
+bool jwriter_names_faultd(jfield_fn get, void *ctx)
+{
+	const char *exe = get(ctx, "_EXE");
+
+	return field_is(get, ctx, "_COMM", "mtag-faultd") ||
+	       (exe && str_ends_with(exe, "/mtag-faultd")) ||
+	       field_is(get, ctx, "_SYSTEMD_UNIT", "mtag-faultd.service");
+}
+
 static void push(char ***v, size_t *n, size_t *cap, const char *s)
 {
 	for (size_t i = 0; i < *n; i++)

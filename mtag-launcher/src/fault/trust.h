@@ -41,6 +41,16 @@ typedef const char *(*jfield_fn)(void *ctx, const char *name);
  * reason it is refused. */
 bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit, const char **why);
 
+/* Positive proof that mtag-faultd wrote an entry that passes
+ * jwriter_trusted(JW_FAULTD): one of the fields journald adds itself
+ * names it (_COMM "mtag-faultd", _EXE ".../mtag-faultd" or _SYSTEMD_UNIT
+ * "mtag-faultd.service").  jwriter_trusted() lets an entry without _COMM
+ * pass (journald may miss a writer that exited at once); a root program
+ * that logs one forged entry and exits is such a writer, mtag-faultd (a
+ * daemon) is not.  "mtagctl faults" and "mtagctl bugs" ask both: the
+ * bug signature groups hosts, a forged one must not join them. */
+bool jwriter_names_faultd(jfield_fn get, void *ctx);
+
 /*
  * Upgraded starts of a unit (mtag_upgrades_total).  The launcher's entry of
  * an upgraded start (MSGID_UPGRADED_START) comes from the unit's cgroup and

@@ -34,6 +34,7 @@
 #include <systemd/sd-id128.h>
 #include <systemd/sd-journal.h>
 
+#include "bugid.h"
 #include "conffiles.h"
 #include "faultcount.h"
 #include "util.h"
@@ -77,6 +78,9 @@ static void usage(FILE *f)
 		"                         entries as FIELD=VALUE blocks instead of writing them\n"
 		"      --proc DIR         read the faulting processes' maps and status under\n"
 		"                         DIR instead of /proc\n"
+		"      --dpkg-admindir DIR\n"
+		"                         the dpkg database that names a faulting object's\n"
+		"                         package (default /var/lib/dpkg)\n"
 		"      --upgrade-dir DIR  the upgraded start's records in DIR/upgrade (default\n"
 		"                         /run/mtag)\n"
 		"      --root DIR, --config FILE\n"
@@ -668,7 +672,7 @@ out:
 }
 
 enum { OPT_STATE_DIR = 256, OPT_FROM_STDIN, OPT_PROC, OPT_JOURNAL_DIR, OPT_PRINT, OPT_VERSION,
-       OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG };
+       OPT_UPGRADE_DIR, OPT_ROOT, OPT_CONFIG, OPT_DPKG_ADMINDIR };
 
 /* As systemd's parse_argv(): 1 to go on, 0 when the work is done
  * (--help, --version), -1 on a usage error (said). */
@@ -683,6 +687,7 @@ static int parse_args(int argc, char **argv, struct opts *o, const char **state_
 		{ "journal-dir", required_argument, NULL, OPT_JOURNAL_DIR },
 		{ "print", no_argument, NULL, OPT_PRINT },
 		{ "upgrade-dir", required_argument, NULL, OPT_UPGRADE_DIR },
+		{ "dpkg-admindir", required_argument, NULL, OPT_DPKG_ADMINDIR },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
@@ -710,6 +715,9 @@ static int parse_args(int argc, char **argv, struct opts *o, const char **state_
 			break;
 		case OPT_UPGRADE_DIR:
 			o->upgrade_dir = optarg;
+			break;
+		case OPT_DPKG_ADMINDIR:
+			bug_set_dpkg_admindir(optarg);
 			break;
 		case OPT_ROOT:
 			o->conf.root = optarg;

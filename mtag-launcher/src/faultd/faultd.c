@@ -14,6 +14,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "bugid.h"
 #include "cause.h"
 #include "cgunit.h"
 #include "escape.h"
@@ -138,6 +139,7 @@ void faultd_record_free(struct faultd_record *r)
 {
 	free(r->line);
 	free(r->cursor);
+	free(r->bug);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -170,6 +172,18 @@ static void decide_fault(const char *proc, struct faultd_record *r)
 			snprintf(r->mode, sizeof(r->mode), "%s", mode);
 		if (f->kind == MTE_FAULT_SYNC && !pc_object(proc, pid, f->pc, r->object, sizeof(r->object)))
 			r->object[0] = '\0';
+		/* The bug's identity (bugid.h); the thread checked again
+		 * after it, as the PID may have been reused meanwhile. */
+		if (r->object[0]) {
+			r->bug = xmalloc(sizeof(*r->bug));
+			if (bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why) != 1 ||
+			    !same_thread(proc, pid, f->tid, f->comm)) {
+				if (!r->bug_why)
+					r->bug_why = "the thread is gone (its PID may be reused)";
+				free(r->bug);
+				r->bug = NULL;
+			}
+		}
 	}
 }
 
@@ -211,6 +225,31 @@ enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
 }
 
 /* --- the entry: the one place the fields are written -------------------- */
+
+/* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
+ * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
+ * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
+ * missing. */
+static void add_bug(struct log_struct *e, const struct bug_object *b, const char *cause)
+{
+	char sig[BUG_SIGNATURE_LEN + 1];
+	size_t l = strlen(b->path);
+	char *epath = xmalloc(4 * l + 1);
+
+	log_struct_add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
+	free(epath);
+	log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
+	if (b->build_id[0])
+		log_struct_add(e, "MTAG_BUILD_ID", "%s", b->build_id);
+	if (b->package[0]) {
+		log_struct_add(e, "MTAG_PACKAGE", "%s", b->package);
+		log_struct_add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
+	}
+	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
+		log_struct_add(e, "MTAG_SIGNATURE", "%s", sig);
+	if (b->note[0])
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", b->note);
+}
 
 /* The unit fields of an entry. */
 static void add_units(struct log_struct *e, const struct faultd_record *r)
@@ -344,6 +383,10 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 		log_struct_add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
 		if (r->object[0])
 			log_struct_add(e, "MTAG_PC_OBJECT", "%s", r->object);
+		if (r->bug)
+			add_bug(e, r->bug, mte_cause_name(ci->cause));
+		else if (r->bug_why)
+			log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	}
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));

@@ -29,6 +29,7 @@
 #include "json.h"
 #include "log.h"
 #include "mtagctl.h"
+#include "mtagctl-bugs.h"
 #include "mtagctl-sd.h"
 #include "mtagctl-verdict.h"
 #include "procmaps.h"
@@ -44,6 +45,9 @@ struct fault_rec {
 	pid_t pid, tid;           /* 0: none (or not a number) */
 	char addr[24], ptr_tag[8], mem_tag[16], pc[24], pc_object[600], tags[32];
 	char cause[32], confidence[16], text[512], kernel[1024], cgroup[512];
+	/* The bug's identity (bugid.h), when mtag-faultd could read it. */
+	char signature[24], object[1024], offset[24], build_id[160], package[256], version[128];
+	char bug_note[512];
 	/* From the core, when there is one. */
 	bool has_core;
 	char core_file[600];
@@ -127,6 +131,13 @@ static void read_rec(sd_journal *j, struct fault_rec *r)
 	sd_ctl_field(j, "MTAG_CAUSE_CONFIDENCE", r->confidence, sizeof(r->confidence));
 	sd_ctl_field(j, "MTAG_CAUSE_TEXT", r->text, sizeof(r->text));
 	sd_ctl_field(j, "MTAG_KERNEL_MESSAGE", r->kernel, sizeof(r->kernel));
+	sd_ctl_field(j, "MTAG_SIGNATURE", r->signature, sizeof(r->signature));
+	sd_ctl_field(j, "MTAG_OBJECT", r->object, sizeof(r->object));
+	sd_ctl_field(j, "MTAG_OFFSET", r->offset, sizeof(r->offset));
+	sd_ctl_field(j, "MTAG_BUILD_ID", r->build_id, sizeof(r->build_id));
+	sd_ctl_field(j, "MTAG_PACKAGE", r->package, sizeof(r->package));
+	sd_ctl_field(j, "MTAG_PACKAGE_VERSION", r->version, sizeof(r->version));
+	sd_ctl_field(j, "MTAG_BUG_NOTE", r->bug_note, sizeof(r->bug_note));
 	sd_ctl_field(j, "MTAG_UPGRADE_NEXT", r->upgrade_next, sizeof(r->upgrade_next));
 	sd_ctl_field(j, "MTAG_UPGRADE_NSEC", r->upgrade_nsec, sizeof(r->upgrade_nsec));
 	sd_ctl_field(j, "MTAG_UPGRADED_FROM", r->upgraded_from, sizeof(r->upgraded_from));
@@ -330,7 +341,8 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 	char e_hostname[1024], e_unit[1024], e_comm[256], e_kind[32], e_cause[128], pid[16] = "", tid[16] = "";
 	char e_confidence[64], e_text[2048], e_addr[96], e_ptr_tag[32], e_mem_tag[64];
 	char e_tags[128], e_pc[96], e_pc_object[2400], e_mode[128], e_core_file[2400];
-	char e_core_note[1024];
+	char e_core_note[1024], e_signature[96], e_object[4096], e_offset[96], e_build_id[640];
+	char e_package[1024], e_version[512], e_bug_note[2048];
 	bool report = strncmp(r->action, "report", 6) == 0;
 
 	print_time(r->usec, when, sizeof(when));
@@ -356,6 +368,17 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 		printf("    pc:     %s  %s\n", ESC(pc), r->pc_object[0] ? ESC(pc_object) : "(binary unknown: the process was gone)");
 	if (r->mode[0])
 		printf("    mode:   %s\n", ESC(mode));
+	if (r->signature[0] || r->object[0]) {
+		printf("    bug:    %s  %s+%s", r->signature[0] ? ESC(signature) : "(no signature)",
+		       ESC(object), ESC(offset));
+		if (r->build_id[0])
+			printf("  build-id %s", ESC(build_id));
+		if (r->package[0])
+			printf("  package %s %s", ESC(package), ESC(version));
+		printf("\n");
+	}
+	if (r->bug_note[0])
+		printf("    note:   %s\n", ESC(bug_note));
 	print_upgrade(r);
 	if (r->has_core) {
 		printf("    core:   %s%s%s\n", ESC(core_file), r->core_note[0] ? "; " : "", ESC(core_note));
@@ -426,6 +449,13 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 		json_null(w);
 	}
 	json_kv_string(w, "kernel_message", r->kernel);
+	json_kv_string(w, "signature", r->signature[0] ? r->signature : NULL);
+	json_kv_string(w, "object", r->object[0] ? r->object : NULL);
+	json_kv_string(w, "offset", r->offset[0] ? r->offset : NULL);
+	json_kv_string(w, "build_id", r->build_id[0] ? r->build_id : NULL);
+	json_kv_string(w, "package", r->package[0] ? r->package : NULL);
+	json_kv_string(w, "package_version", r->version[0] ? r->version : NULL);
+	json_kv_string(w, "bug_note", r->bug_note[0] ? r->bug_note : NULL);
 	json_kv_string(w, "upgrade_next", r->upgrade_next[0] ? r->upgrade_next : NULL);
 	json_key(w, "upgraded_from");
 	if (r->upgraded_from[0]) {
@@ -592,7 +622,7 @@ static int step(sd_journal *j, bool back, uint64_t *usec)
 	int e;
 
 	while ((e = back ? sd_journal_previous(j) : sd_journal_next(j)) > 0) {
-		if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
+		if (!ctl_from_faultd(j))
 			continue;
 		sd_journal_get_realtime_usec(j, usec);
 		return 1;

@@ -2,7 +2,7 @@
 /* mtagctl -- the admin's view of MTE: which services really run with tag
  * checking, every tag-check fault as a report, and a Prometheus export.
  *
- *   mtagctl [OPTIONS] [status [UNIT...] | check | faults | apply-cpu-preferred]
+ *   mtagctl [OPTIONS] [status [UNIT...] | check | faults | bugs | apply-cpu-preferred]
  *
  * See mtagctl(8).
  */
@@ -19,6 +19,7 @@
 #include "log.h"
 #include "main-func.h"
 #include "mtagctl.h"
+#include "mtagctl-bugs.h"
 #include "systemd-time.h"
 #include "util.h"
 
@@ -40,6 +41,8 @@ static void usage(FILE *f)
 		"                         FILE: standard output)\n"
 		"  check                  validate the policy files (FILE:LINE: reason)\n"
 		"  faults                 every tag-check fault as a report (cause, tags, pc)\n"
+		"  bugs                   the faults grouped by bug signature: hosts, units,\n"
+		"                         cause, count, first and last seen, package\n"
 		"  apply-cpu-preferred    write the policy's cpu-preferred mode to sysfs\n"
 		"\n"
 		"Options:\n"
@@ -47,19 +50,20 @@ static void usage(FILE *f)
 		"                         policy entry or tag checking on\n"
 		"  -p, --pid PID          status: one process\n"
 		"      --prometheus[=FILE]\n"
-		"  -u, --unit UNIT        faults: only this unit's\n"
-		"  -S, --since TIME       faults: only those since TIME (systemd.time(7):\n"
+		"  -u, --unit UNIT        faults, bugs: only this unit's\n"
+		"  -S, --since TIME       faults, bugs: only those since TIME (systemd.time(7):\n"
 		"                         \"today\", \"-1h\", \"2 days ago\", \"2026-12-04 10:00\",\n"
 		"                         every time mtagctl prints)\n"
-		"  -U, --until TIME       faults: only those until TIME\n"
+		"  -U, --until TIME       faults, bugs: only those until TIME\n"
 		"  -b, --boot[=ID][±N]    faults: only those of this boot, or another\n"
-		"  -n, --lines[=N]        faults: only the last N (10; \"all\": every one)\n"
+		"  -n, --lines[=N]        faults: only the last N (10; \"all\": every one);\n"
+		"                         bugs: the first N\n"
 		"  -r, --reverse          faults: newest first\n"
 		"  -o, --output MODE      short, json, json-pretty or cat (faults: the\n"
 		"                         entries' messages)\n"
-		"  -D, --directory DIR    faults: the journal files in DIR (journal-remote)\n"
-		"      --file FILE        faults: this journal file (repeatable)\n"
-		"  -m, --merge            faults: every machine's journal in /var/log/journal\n"
+		"  -D, --directory DIR    faults, bugs: the journal files in DIR (journal-remote)\n"
+		"      --file FILE        faults, bugs: this journal file (repeatable)\n"
+		"  -m, --merge            faults, bugs: every machine's journal in /var/log/journal\n"
 		"  -f, --follow           faults: print new faults as they happen\n"
 		"      --no-core          faults: do not read core dumps\n"
 		"      --json[=pretty|short]  machine-readable output\n"
@@ -72,7 +76,8 @@ static void usage(FILE *f)
 		"      --version          the version\n"
 		"\n"
 		"Exit status: 0 all well; 1 a service does not run as its policy asks\n"
-		"(status), the policy has errors (check), no fault found (faults); 2 usage\n"
+		"(status), the policy has errors (check), no fault found (faults), no bug\n"
+		"signature (bugs); 2 usage\n"
 		"or system error.\n");
 }
 
@@ -169,6 +174,19 @@ static int run_faults(const struct ctl *c, char **args, int n)
 	return verb_faults(c);
 }
 
+static int run_bugs(const struct ctl *c, char **args, int n)
+{
+	if (c->follow || c->boot || c->reverse || c->output_cat) {
+		log_msg(LOG_ERR, NULL, "bugs counts every boot of every host: --follow, --boot, --reverse and -o cat go with 'faults'");
+		return EXIT_INVALIDARGUMENT;
+	}
+	if (c->has_since && c->has_until && c->since_usec > c->until_usec) {
+		log_msg(LOG_ERR, NULL, "--since is after --until: no fault can be in between");
+		return EXIT_INVALIDARGUMENT;
+	}
+	return verb_bugs(c);
+}
+
 static int run_apply_cpu_preferred(const struct ctl *c, char **args, int n)
 {
 	return verb_apply_cpu_preferred(c);
@@ -190,6 +208,7 @@ static const struct verb {
 	{ "status", ARGS_ANY, VOPT_STATUS, run_status }, /* the default */
 	{ "check", 0, 0, run_check },
 	{ "faults", 0, VOPT_FAULTS, run_faults },
+	{ "bugs", 0, VOPT_FAULTS, run_bugs },
 	{ "apply-cpu-preferred", 0, 0, run_apply_cpu_preferred },
 	{ "help", 0, 0, run_help },  /* last: not in the list of verbs an error gives */
 };

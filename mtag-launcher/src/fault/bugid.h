@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* bugid.h -- a fault's bug identity: the object file and offset of the
+ * faulting pc, that object's GNU build-id, the Debian package that owns
+ * it, and a signature that names the bug across hosts.
+ *
+ * mtag-faultd reads them from the live process while it handles the
+ * kernel's fault line (the process may be gone, or have exec'd: see
+ * bug_object_of_pc()); they become MTAG_OBJECT, MTAG_OFFSET,
+ * MTAG_BUILD_ID, MTAG_PACKAGE, MTAG_PACKAGE_VERSION and MTAG_SIGNATURE
+ * (faultfields.h), and "mtagctl bugs" groups faults by the signature.
+ *
+ * The signature is the first 16 hex digits of the SHA-256 (sha256.h) of
+ *
+ *     "mtag-bug-v1" NUL BUILD_ID NUL CAUSE_CLASS NUL OFFSET
+ *
+ * BUILD_ID the faulting object's build-id in hex (the linker's hash of
+ * the object's contents: the same for every host that installed the same
+ * build of the package, different for any other build); CAUSE_CLASS
+ * bug_cause_class() of the classifier's cause; OFFSET the pc's offset in
+ * the object's file, in hex (what ASLR does not move: the absolute pc
+ * differs on every host and every start).  No address, pid, host, unit or
+ * time goes in.  Without a build-id (an object linked with
+ * --build-id=none) the package, its version and the object's path stand
+ * in for it ("pkg:NAME=VERSION:PATH"), which names the same build; with
+ * neither there is no signature.  docs/fleet.md argues why this matches
+ * one bug on two hosts and separates two.
+ */
+#ifndef MTAG_BUGID_H
+#define MTAG_BUGID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define BUG_SIGNATURE_LEN 16      /* hex digits */
+#define BUG_BUILD_ID_MAX 64       /* bytes; GNU ld's sha1 is 20 */
+
+struct bug_object {
+	char path[4096];          /* as /proc/PID/maps names it (untrusted
+	                             bytes: escape before printing) */
+	uint64_t offset;          /* the pc's offset in the file */
+	uint64_t inode;           /* the mapping's inode */
+	char build_id[2 * BUG_BUILD_ID_MAX + 1]; /* hex, "" unknown */
+	char package[256];        /* "libc6:arm64", "" unknown */
+	char version[128];        /* "2.36-9+deb12u4" */
+	char note[256];           /* why a part is missing, "" none */
+};
+
+/* The object mapped at PC in PROC/PID (PROC "/proc", or a recorded tree
+ * for the tests), with its build-id and package.  The process is not
+ * trusted to stay: the mapping must be a file mapping with execute
+ * permission; the file is opened through PROC/PID/map_files/START-END
+ * (root with CAP_SYS_ADMIN) or else PROC/PID/root/PATH (openat2() with no
+ * symbolic link followed), whose inode must be the mapping's; only a
+ * regular file is opened (no device, no FIFO: checked before the open
+ * and after); after the build-id is read the maps are read again
+ * and must still map PC to the same file at the same place (an exec or
+ * an munmap in between gives up).  The build-id is read with libdw
+ * (dwelf_elf_gnu_build_id()).  Returns 1 and fills *O (parts that could
+ * not be read are "" with O->note saying why), 0 when PC is in no file
+ * mapping (the process is gone, or it is JIT code; *WHY says which), or
+ * -errno. */
+int bug_object_of_pc(const char *proc, pid_t pid, uint64_t pc, struct bug_object *o,
+		     const char **why);
+
+/* The package (dpkg's name, ":ARCH" for a Multi-Arch: same package) and
+ * version that own PATH, if PATH on this host is the file of INODE (a
+ * container's file of the same name is not the host's package's).  The
+ * dpkg database under ADMINDIR (NULL: /var/lib/dpkg): info/\*.list, read
+ * line by line with bounds (BUG_DPKG_MAX_BYTES in all), and status.
+ * /usr/lib/... also matches /lib/... (merged /usr).  A small cache keyed
+ * by the path, dropped when the status file changes.  1 found, 0 not (or
+ * skipped: *WHY), -errno. */
+#define BUG_DPKG_MAX_BYTES (256u << 20)
+int bug_dpkg_owner(const char *admindir, const char *path, uint64_t inode, char *pkg,
+		   size_t pkg_len, char *version, size_t version_len, const char **why);
+
+/* The dpkg admin directory bug_object_of_pc() uses (tests: a recorded
+ * one; NULL: /var/lib/dpkg). */
+void bug_set_dpkg_admindir(const char *dir);
+
+/* The cause as it goes into the signature: "overflow", "underflow",
+ * "use-after-free" (wild-pointer too: a freed chunk that malloc handed out
+ * again carries another live allocation's tag, so the classifier calls the
+ * same stale pointer one or the other by chance of reuse) or "unknown". */
+const char *bug_cause_class(const char *cause);
+
+/* The signature (BUG_SIGNATURE_LEN hex digits and a NUL) into OUT.
+ * BUILD_ID hex, or "" to use PACKAGE, VERSION and PATH; false (OUT "")
+ * when there is nothing to name the object by. */
+bool bug_signature(const char *build_id, const char *package, const char *version,
+		   const char *path, const char *cause, uint64_t offset,
+		   char out[BUG_SIGNATURE_LEN + 1]);
+
+#endif
