@@ -204,7 +204,14 @@ pager_escape() {
 		sleep 0.1
 	done
 	tmux -L mtagctl-cli send-keys "!touch $mark" Enter
-	sleep 1
+	# A loaded host can take seconds to run the shell: wait up to 10 s
+	# for the mark when it should come, 2 s when it should not.
+	local tries=20
+	[ "$want" = ran ] && tries=100
+	for _ in $(seq "$tries"); do
+		[ -e "$mark" ] && break
+		sleep 0.1
+	done
 	tmux -L mtagctl-cli send-keys Enter q
 	for _ in $(seq 30); do
 		tmux -L mtagctl-cli has-session 2>/dev/null || break
