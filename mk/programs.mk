@@ -1,5 +1,9 @@
-# mtag-launcher and mtag-generator: host, arm64 (cross) and sanitizer builds,
-# plus the small test programs the suites run.
+# The four programs: mtag-launcher, mtag-generator (mtag-launcher/src/launcher/,
+# src/generator/), mtagctl (src/mtagctl/) and mtag-faultd (src/faultd/), each
+# in three variants: build/host/NAME, build/arm64/NAME (cross) and
+# build/asan/NAME (ASan+UBSan).  Their sources, the compiler flags and
+# ARM64_CC are set here once; mk/tests.mk, mk/packages.mk and mk/heavy.mk use
+# them.  The Debian builds of the same programs are in mk/packages.mk.
 
 LAUNCHER_DIR := mtag-launcher
 SRC_DIR := $(LAUNCHER_DIR)/src
@@ -55,13 +59,8 @@ SYSTEMD_CFLAGS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --cflags libsystemd smartcols
 SYSTEMD_LIBS = $(shell pkg-config --libs libsystemd 2>/dev/null)
 SYSTEMD_LIBS_ARM64 = $(shell $(ARM64_PKG_CONFIG) --libs libsystemd 2>/dev/null)
 
-.PHONY: launcher launcher-arm64 launcher-asan test-progs-arm64 fuzz-policy
-
-launcher: $(BUILD)/host/mtag-launcher $(BUILD)/host/mtag-generator
-launcher-arm64: $(BUILD)/arm64/mtag-launcher $(BUILD)/arm64/mtag-generator
-launcher-asan: $(BUILD)/asan/mtag-launcher $(BUILD)/asan/mtag-generator $(BUILD)/asan/unit-tests
-fuzz-policy: $(BUILD)/fuzz/fuzz-policy
-test-progs-arm64: $(BUILD)/arm64/tests/mtebug
+.PHONY: launcher launcher-arm64 launcher-asan mtagctl mtagctl-arm64 mtagctl-asan \
+        faultd faultd-arm64 faultd-asan
 
 # $(call program,NAME,SRCS,LIBS,LIBS_ARM64): the program NAME from SRCS in
 # three variants, build/host/NAME, build/arm64/NAME (cross) and
@@ -75,70 +74,26 @@ program = $(eval $(call program_variant,host,$(HOST_CC),$(HOST_CFLAGS),$(SYSTEMD
           $(eval $(call program_variant,arm64,$(ARM64_CC),$(HOST_CFLAGS),$(SYSTEMD_CFLAGS_ARM64),$(4),$(1),$(2)))$\
           $(eval $(call program_variant,asan,clang,$(SAN_CFLAGS),$(SYSTEMD_CFLAGS),$(3),$(1),$(2)))
 
-# libsystemd is dlopen()ed by the launcher and the generator (sdlib.c).
+# mtag-launcher and mtag-generator: libsystemd is dlopen()ed (sdlib.c).
+# launcher-asan also builds the launcher's unit tests (mk/tests.mk).
+launcher: $(BUILD)/host/mtag-launcher $(BUILD)/host/mtag-generator
+launcher-arm64: $(BUILD)/arm64/mtag-launcher $(BUILD)/arm64/mtag-generator
+launcher-asan: $(BUILD)/asan/mtag-launcher $(BUILD)/asan/mtag-generator $(BUILD)/asan/unit-tests
 $(call program,mtag-launcher,$(LAUNCHER_BIN_SRCS),,)
 $(call program,mtag-generator,$(GENERATOR_BIN_SRCS),,)
 
-UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c) tests/lib/unit.c
-$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SRC_HDRS) tests/launcher/unit.h tests/lib/unit.h
-	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
+# mtagctl links the shared base, the policy, the unit files, the fault
+# readers (fault line, cause, /proc/PID/status and smaps, cgroups, core
+# files), libsystemd (sd-bus, sd-journal) and libsmartcols (the status table).
+mtagctl: $(BUILD)/host/mtagctl
+mtagctl-arm64: $(BUILD)/arm64/mtagctl
+mtagctl-asan: $(BUILD)/asan/mtagctl
+$(call program,mtagctl,$(MTAGCTL_BIN_SRCS),$(SYSTEMD_LIBS) -lsmartcols -ldw -lelf -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -lsmartcols -ldw -lelf -lm -lzstd)
 
-# libFuzzer target for the policy parser.
-$(BUILD)/fuzz/fuzz-policy: tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SRC_HDRS)
-	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(LAUNCHER_CPPFLAGS) -o $@ tests/fuzz/fuzz-policy.c $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
-
-$(BUILD)/arm64/tests/%: tests/progs/%.c tests/progs/mtebug-bugs.h
-	@mkdir -p $(@D)
-	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
-
-$(BUILD)/arm64/tests/%-static: tests/progs/%.c tests/progs/mtebug-bugs.h
-	@mkdir -p $(@D)
-	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
-
-# Debian packages of this source (the launcher), native and arm64.
-.PHONY: launcher-debs
-launcher-debs:
-	tools/build-launcher-debs
-debs: launcher-debs
-
-bench: $(BUILD)/host/mtag-launcher
-	tests/bench/run
-
-# mtag-generator against the number of units, next to systemd's own
-# generators (not part of make check; BENCH_GEN_BEFORE=PATH adds a build).
-.PHONY: bench-generator
-bench-generator: $(BUILD)/host/mtag-generator
-	tests/bench/generator
-
-# --- Distribution build and install (used by debian/rules) --------------
-# Honours CC, CFLAGS, CPPFLAGS, LDFLAGS and PKG_CONFIG as dpkg-buildflags
-# and debhelper set them (also when cross-building).
-PKG_CONFIG ?= pkg-config
-DESTDIR ?=
-SBINDIR ?= /usr/sbin
-GENERATORDIR ?= /lib/systemd/system-generators
-UNITDIR ?= /lib/systemd/system
-PKG_SYSTEMD_CFLAGS = $(shell $(PKG_CONFIG) --cflags libsystemd smartcols)
-PKG_BINS := $(BUILD)/pkg/mtag-launcher $(BUILD)/pkg/mtag-generator
-
-.PHONY: build-pkg install
-build-pkg: $(PKG_BINS)
-$(BUILD)/pkg/mtag-launcher: $(LAUNCHER_BIN_SRCS) $(SRC_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(LAUNCHER_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS)
-$(BUILD)/pkg/mtag-generator: $(GENERATOR_BIN_SRCS) $(SRC_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(WARN_CFLAGS) $(CPPFLAGS) $(LAUNCHER_CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
-	  $(GENERATOR_BIN_SRCS) $(PKG_SYSTEMD_CFLAGS)
-
-install: build-pkg
-	install -D -m 0755 $(BUILD)/pkg/mtag-launcher $(DESTDIR)$(SBINDIR)/mtag-launcher
-	install -D -m 0755 $(BUILD)/pkg/mtag-generator $(DESTDIR)$(GENERATORDIR)/mtag-generator
-	install -D -m 0644 units/mtag-cpu-preferred.service $(DESTDIR)$(UNITDIR)/mtag-cpu-preferred.service
-	install -D -m 0644 $(LAUNCHER_DIR)/conf/policy.conf $(DESTDIR)/etc/mtag/policy.conf
-	install -d -m 0755 $(DESTDIR)/etc/mtag/policy.d $(DESTDIR)/usr/lib/mtag/policy.d
-	install -m 0644 $(LAUNCHER_DIR)/conf/policy.d/debian-daemons.conf $(DESTDIR)/usr/lib/mtag/policy.d/debian-daemons.conf
+# mtag-faultd links the shared base, the policy (upgraded starts), the fault
+# readers (fault line, cause, /proc/PID/maps and status, cgroups) and
+# libsystemd (sd-journal, sd-daemon), directly.
+faultd: $(BUILD)/host/mtag-faultd
+faultd-arm64: $(BUILD)/arm64/mtag-faultd
+faultd-asan: $(BUILD)/asan/mtag-faultd
+$(call program,mtag-faultd,$(FAULTD_BIN_SRCS),$(SYSTEMD_LIBS) -ldw -lelf -lm -lzstd,$(SYSTEMD_LIBS_ARM64) -ldw -lelf -lm -lzstd)
