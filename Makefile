@@ -28,6 +28,8 @@ include mk/launcher.mk
 -include mk/compat.mk
 # Reliability figures: make reliability, make fuzz-long (issue 22).
 -include mk/reliability.mk
+# The apt repository and following Debian: make repo, make follow-debian (issue 36).
+-include mk/repo.mk
 
 check:
 	@tests/run-suites $(CHECK_SUITES)
