@@ -95,3 +95,15 @@ mtag_next_update() {
 		printf '%s+deb%su1\n' "$2" "$_mnu_nn"
 	fi
 }
+
+# mtag_base_of SUITE VERSION -- the Debian version that mtag's VERSION (as
+# made by mtag_local_version for SUITE) was built on.
+mtag_base_of() {
+	_mbo_nn=$(mtag_suite_nn "$1") || return 1
+	case $2 in
+	*+mtag[1-9]*) ;;
+	*) echo "mtag_base_of: '$2' is not one of mtag's versions" >&2; return 1 ;;
+	esac
+	_mbo_b=${2%+mtag*}
+	printf '%s\n' "${_mbo_b%+deb"$_mbo_nn"u0}"
+}
