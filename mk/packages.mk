@@ -69,3 +69,15 @@ install-mtagctl: build-pkg
 	install -D -m 0644 units/catalog/mtag.catalog $(DESTDIR)$(CATALOGDIR)/mtag.catalog
 	install -D -m 0644 units/bash-completion/mtagctl $(DESTDIR)$(BASHCOMPDIR)/mtagctl
 	install -D -m 0644 units/bash-completion/mtag-launcher $(DESTDIR)$(BASHCOMPDIR)/mtag-launcher
+
+# --- The apt repository (issue 36, docs/repository.md) -------------------
+# make repo: the metapackage mtag of each suite in REPO_SUITES, then
+# build/repo/: signed, one distribution per suite, ready to serve.
+# REPO_URL (written into the .sources files), MTAG_REPO_GNUPGHOME (the
+# signing key, default /var/lib/mtag-build/repo-key): see tools/build-repo.
+REPO_SUITES ?= bookworm
+
+.PHONY: repo
+repo:
+	@for s in $(REPO_SUITES); do SUITE=$$s tools/build-metapackage || exit 1; done
+	@tools/build-repo

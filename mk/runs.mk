@@ -89,3 +89,11 @@ jemalloc-check-full: $(BUILD)/arm64/tests/mtagtest
 # "release"; make release-image and the flavours are in mk/heavy.mk).
 check-release:
 	@FLAVOUR=$(or $(FLAVOUR),cloud-arm64) tests/run-suites release
+
+# --- follow-debian --------------------------------------------------------
+# make follow-debian SUITE=bookworm: rebuild what Debian updated (glibc,
+# linux, jemalloc of the suite and its -security suite), test, publish with
+# make repo (tools/follow-debian; units/build-host/ runs it daily).
+.PHONY: follow-debian
+follow-debian:
+	@SUITE=$(or $(SUITE),bookworm) tools/follow-debian

@@ -5,7 +5,7 @@
 
 # Test suites run by "make check", in this order; each names tests/NAME/run.
 CHECK_SUITES := lint launcher fuzz arm64 systemd debs kernel glibc jemalloc vm \
-                faultd completion mtagctl compat reliability ansible
+                faultd completion mtagctl compat reliability ansible repo
 
 check:
 	@tests/run-suites $(CHECK_SUITES)
