@@ -66,6 +66,7 @@ install-mtagctl: build-pkg
 	install -D -m 0644 units/mtag-prometheus.service $(DESTDIR)$(UNITDIR)/mtag-prometheus.service
 	install -D -m 0644 units/mtag-prometheus.timer $(DESTDIR)$(UNITDIR)/mtag-prometheus.timer
 	install -D -m 0644 units/mtag-prometheus.path $(DESTDIR)$(UNITDIR)/mtag-prometheus.path
+	install -D -m 0644 units/mtag-packages.service $(DESTDIR)$(UNITDIR)/mtag-packages.service
 	install -D -m 0644 units/catalog/mtag.catalog $(DESTDIR)$(CATALOGDIR)/mtag.catalog
 	install -D -m 0644 units/bash-completion/mtagctl $(DESTDIR)$(BASHCOMPDIR)/mtagctl
 	install -D -m 0644 units/bash-completion/mtag-launcher $(DESTDIR)$(BASHCOMPDIR)/mtag-launcher

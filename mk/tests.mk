@@ -27,7 +27,8 @@ $(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SRC_HDRS) tes
 CTL_LIB_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(FAULT_SRCS)
 CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
                      $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c \
-                     $(SRC_DIR)/mtagctl/mtagctl-prom.c $(SRC_DIR)/mtagctl/mtagctl-bugcols.c
+                     $(SRC_DIR)/mtagctl/mtagctl-prom.c $(SRC_DIR)/mtagctl/mtagctl-bugcols.c \
+                     $(SRC_DIR)/mtagctl/mtagctl-packages.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
 CTL_TEST_DIR := tests/mtagctl

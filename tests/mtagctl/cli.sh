@@ -180,6 +180,32 @@ assert d["running"]["mode_origin"] == {"environment": 0, "kernel": 1}, d["runnin
 PY
 then t_pass cli/origin-json-parses; else t_fail cli/origin-json-parses "$(head -c 600 "$T/out")"; fi
 expect pid-missing 2 '' "cannot read $P/999: No such file or directory" -- "$C" --proc "$P" status -p 999
+# check-packages (issue 36): whether libc6, libjemalloc2 and the kernel
+# are mtag's builds, from a crafted dpkg status file and a recorded
+# osrelease; one entry (stderr outside a unit) when one is Debian's, exit 0
+# either way.
+arch=$(dpkg --print-architecture)
+mkdir -p "$T/dpkg" "$T/kproc/sys/kernel"
+printf 'Package: libc6\nStatus: install ok installed\nArchitecture: %s\nVersion: 2.36-9+deb12u15\n\nPackage: libjemalloc2\nStatus: install ok installed\nArchitecture: %s\nVersion: 5.3.0-1+deb12u0+mtag1\n' \
+	"$arch" "$arch" >"$T/dpkg/status"
+echo 6.1.0-28-mtag >"$T/kproc/sys/kernel/osrelease"
+expect check-packages-debian 0 '' \
+	"mtagctl: warning: libc6 2.36-9+deb12u15 is Debian's build, not mtag's: the services that rely on it lose MTE protection (journalctl -x: what to do)" -- \
+	"$C" --dpkg-admindir "$T/dpkg" --proc "$T/kproc" check-packages
+[ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] && t_pass cli/check-packages-one-entry ||
+	t_fail cli/check-packages-one-entry "$(head -c 600 "$T/err")"
+echo 6.1.0-29-arm64 >"$T/kproc/sys/kernel/osrelease"
+expect check-packages-kernel 0 '' "libc6 2.36-9+deb12u15 and kernel 6.1.0-29-arm64 are Debian's builds, not mtag's" -- \
+	"$C" --dpkg-admindir "$T/dpkg" --proc "$T/kproc" check-packages
+sed -i 's/2.36-9+deb12u15/2.36-9+deb12u14+mtag1/' "$T/dpkg/status"
+echo 6.1.0-28-mtag >"$T/kproc/sys/kernel/osrelease"
+expect check-packages-mtag 0 '' '' -- "$C" --dpkg-admindir "$T/dpkg" --proc "$T/kproc" check-packages
+[ ! -s "$T/err" ] && [ ! -s "$T/out" ] && t_pass cli/check-packages-mtag-silent ||
+	t_fail cli/check-packages-mtag-silent "$(head -c 600 "$T/err")"
+expect check-packages-no-dpkg 0 '' '' -- "$C" --dpkg-admindir "$T/none" --proc "$T/kproc" check-packages
+expect check-packages-args 2 '' 'check-packages takes no arguments' -- "$C" check-packages extra
+expect check-packages-pid 2 '' "go with 'status', not 'check-packages'" -- "$C" check-packages -p 1
+
 # The real /proc of this (non-MTE) host: no MTE_TCF lines.
 sleep 30 & spid=$!
 expect pid-real 0 "tag checking:   unknown (this kernel does not show MTE_TCF in /proc/$spid/status)" '' -- "$C" --no-pager status -p "$spid"

@@ -126,6 +126,8 @@ static void test_json_row(void)
 	json_init(&w, f, false);
 	json_begin_array(&w);
 	status_json_row(&w, &r[0]);
+	strcpy(r[1].lost, "libc6");
+	strcpy(r[1].lost_version, "2.36-9+deb12u15");
 	status_json_row(&w, &r[1]);
 	json_end_array(&w);
 	CHECK(json_finish(&w) == 0);
@@ -138,14 +140,14 @@ static void test_json_row(void)
 		  "\"heap\":{\"anonymous_kb\":0,\"tagged_kb\":0,\"malloc_kb\":100,\"malloc_tagged_kb\":100},"
 		  "\"faults\":{\"total\":0,\"unknown\":0,\"overflow\":0,\"underflow\":0,\"use-after-free\":0,\"wild-pointer\":0},"
 		  "\"verdict\":\"protected\",\"upgrades\":0,\"upgraded_until_usec\":null,"
-		  "\"reason\":\"sync in 1 process, 2 threads\",\"as_asked\":true},"
+		  "\"reason\":\"sync in 1 process, 2 threads\",\"as_asked\":true,\"lost_by\":null,\"lost_by_version\":null},"
 		  "{\"unit\":\"redis\\u001b[2J.service\",\"active\":\"active\",\"policy\":null,"
 		  "\"running\":{\"mode\":\"none\",\"processes\":0,\"threads\":0,\"report_on_processes\":0,"
 		  "\"threads_suspended\":0,\"mode_origin\":{\"environment\":0,\"kernel\":0}},"
 		  "\"heap\":{\"anonymous_kb\":0,\"tagged_kb\":0,\"malloc_kb\":0,\"malloc_tagged_kb\":0},"
 		  "\"faults\":{\"total\":12,\"unknown\":0,\"overflow\":12,\"underflow\":0,\"use-after-free\":0,\"wild-pointer\":0},"
 		  "\"verdict\":\"not protected\",\"upgrades\":0,\"upgraded_until_usec\":null,"
-		  "\"reason\":\"no policy entry\",\"as_asked\":false}]\n");
+		  "\"reason\":\"no policy entry\",\"as_asked\":false,\"lost_by\":\"libc6\",\"lost_by_version\":\"2.36-9+deb12u15\"}]\n");
 	free(buf);
 }
 

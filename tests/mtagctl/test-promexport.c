@@ -45,6 +45,9 @@ static void rows_init(struct svc_state *rows)
 	rows[0].by_cause[MTE_CAUSE_OVERFLOW] = 1;
 	row(&rows[1], "redis-server.service", 4, "none", V_NOT_PROTECTED);
 	rows[1].libc_ignores_execdef = true;
+	/* libc6 is Debian's build (issue 36): redis lost its protection. */
+	strcpy(rows[1].lost, "libc6");
+	strcpy(rows[1].lost_version, "2.36-9+deb12u15");
 }
 
 /* The text for state file content TEXT (NULL: no file). */
@@ -65,6 +68,8 @@ static char *export(const char *text)
 	if (text)
 		write_file(path, text);
 	c.state_dir = dir;
+	h.pkgs.libc6 = (struct pkg_info){ PKG_DEBIAN, "2.36-9+deb12u15" };
+	h.pkgs.jemalloc = (struct pkg_info){ PKG_MTAG, "5.3.0-1+deb12u0+mtag1" };
 	rows_init(rows);
 	prom_init(&p);
 	prom_metrics(&p, &c, rows, 2, &h);
@@ -110,6 +115,11 @@ static void test_counters_from_state(void)
 	has(t, "mtag_kernel_exec_default_supported 1", true);
 	has(t, "mtag_libc_ignores_exec_default{unit=\"redis-server.service\"} 1", true);
 	has(t, "mtag_libc_ignores_exec_default{unit=\"nginx.service\"} 0", true);
+	has(t, "mtag_package_is_mtag_build{package=\"libc6\",version=\"2.36-9+deb12u15\"} 0", true);
+	has(t, "mtag_package_is_mtag_build{package=\"libjemalloc2\",version=\"5.3.0-1+deb12u0+mtag1\"} 1", true);
+	CHECK(strstr(t, "mtag_package_is_mtag_build{package=\"kernel\"") == NULL); /* unknown */
+	has(t, "mtag_lost_protection{unit=\"redis-server.service\",reason=\"libc6\",version=\"2.36-9+deb12u15\"} 1", true);
+	CHECK(strstr(t, "mtag_lost_protection{unit=\"nginx.service\"") == NULL);
 	has(t, "# TYPE mtag_faults_total counter", true);
 	has(t, "# TYPE mtag_faults_suppressed_total counter", true);
 	CHECK(strstr(t, "mtag_build_info{version=\"") != NULL);

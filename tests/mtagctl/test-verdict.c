@@ -153,6 +153,79 @@ static void test_verdict_processes(void)
 	CHECK_STR(s.reason, "this libc does not read the kernel's default: 42 (worker) runs none; the kernel's exec default says sync heap but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)");
 }
 
+/* Issue 36: a Debian update won over mtag's build.  The verdict names
+ * the package, only where it is the reason; mtag's builds (or nothing
+ * known) leave every text as it was. */
+static void test_verdict_debian_builds(void)
+{
+	struct svc_state s;
+	struct svc_facts f;
+	struct pkg_set mtag = {
+		.libc6 = { PKG_MTAG, "2.36-9+deb12u14+mtag1" },
+		.jemalloc = { PKG_MTAG, "5.3.0-1+deb12u0+mtag1" },
+		.kernel = { PKG_MTAG, "6.1.0-28-mtag" },
+	};
+	struct pkg_set deb = {
+		.libc6 = { PKG_DEBIAN, "2.36-9+deb12u15" },
+		.jemalloc = { PKG_DEBIAN, "5.3.0-1+deb12u1" },
+		.kernel = { PKG_DEBIAN, "6.1.0-29-arm64" },
+	};
+
+	/* libc6. */
+	base(&s, &f);
+	strcpy(s.unit, "postgresql@15-main.service");
+	f.odd_pid = 42;
+	f.odd_comm = "postgres";
+	f.odd_tcf = "none";
+	f.odd_libc = true;
+	f.odd_execdef = "sync heap";
+	f.pkgs = &deb;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_NOT_PROTECTED && !s.as_asked);
+	CHECK_STR(s.reason, "libc6 2.36-9+deb12u15 is Debian's build: the kernel's exec default is not read by postgresql@15-main's processes");
+	CHECK_STR(s.lost, "libc6");
+	CHECK_STR(s.lost_version, "2.36-9+deb12u15");
+	f.pkgs = &mtag;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "this libc does not read the kernel's default: 42 (postgres) runs none; the kernel's exec default says sync heap but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)");
+	CHECK_STR(s.lost, "");
+	/* Debian's libc6, but every process runs as asked (a tunable
+	 * reached them): nothing lost. */
+	base(&s, &f);
+	f.pkgs = &deb;
+	svc_verdict(&f, &s);
+	CHECK(s.verdict == V_PROTECTED);
+	CHECK_STR(s.lost, "");
+
+	/* libjemalloc2. */
+	base(&s, &f);
+	strcpy(s.unit, "redis-server.service");
+	f.jemalloc = JEMALLOC_STOCK;
+	f.jemalloc_path = "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2";
+	f.pkgs = &deb;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "libjemalloc2 5.3.0-1+deb12u1 is Debian's build: redis-server's heap is not tagged (/usr/lib/aarch64-linux-gnu/libjemalloc.so.2)");
+	CHECK_STR(s.lost, "libjemalloc2");
+	f.pkgs = &mtag;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "own allocator: jemalloc, install libjemalloc2 +mtag1 (/usr/lib/aarch64-linux-gnu/libjemalloc.so.2 does not tag its heap)");
+	CHECK_STR(s.lost, "");
+
+	/* The kernel. */
+	base(&s, &f);
+	s.running_known = false;
+	f.pkgs = &deb;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "kernel 6.1.0-29-arm64 is not mtag's build: the kernel's exec default and MTE_TCF in /proc are not there for nginx's processes (boot mtag's linux-image)");
+	CHECK_STR(s.lost, "kernel");
+	f.pkgs = &mtag;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+	f.pkgs = NULL;
+	svc_verdict(&f, &s);
+	CHECK_STR(s.reason, "cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+}
+
 static void test_verdict_heap_and_report(void)
 {
 	struct svc_state s;
@@ -261,4 +334,5 @@ void run_verdict_tests(void)
 	RUN(test_verdict_restart_needed);
 	RUN(test_verdict_processes);
 	RUN(test_verdict_heap_and_report);
+	RUN(test_verdict_debian_builds);
 }

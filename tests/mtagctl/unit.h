@@ -23,6 +23,7 @@ void run_pager_tests(void);
 void run_faultcount_tests(void);
 void run_promexport_tests(void);
 void run_bugid_tests(void);
+void run_packages_tests(void);
 
 /* tests/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
  * and NUL-terminated; exits on failure.  *LEN may be NULL. */

@@ -21,6 +21,7 @@ CEILINGS='
 mtag-cpu-preferred.service 1.1
 mtag-faultd.service        1.3
 mtag-prometheus.service    1.0
+mtag-packages.service      0.4
 '
 
 if ! command -v systemd-analyze >/dev/null; then

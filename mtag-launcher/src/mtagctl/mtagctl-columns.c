@@ -182,6 +182,24 @@ static void as_asked_json(struct json *w, const struct svc_state *s)
 	json_bool(w, s->as_asked);
 }
 
+/* JSON only: the package whose Debian build took the protection away
+ * ("libc6", "libjemalloc2", "kernel"; null: none) and its version. */
+static void lost_json(struct json *w, const struct svc_state *s)
+{
+	if (s->lost[0])
+		json_string(w, s->lost);
+	else
+		json_null(w);
+}
+
+static void lost_version_json(struct json *w, const struct svc_state *s)
+{
+	if (s->lost[0])
+		json_string(w, s->lost_version);
+	else
+		json_null(w);
+}
+
 static const struct column columns[] = {
 	{ "UNIT", 0, "unit", unit_text, unit_json, NULL },
 	{ NULL, 0, "active", NULL, active_json, NULL },
@@ -194,6 +212,8 @@ static const struct column columns[] = {
 	{ NULL, 0, "upgraded_until_usec", NULL, upgraded_until_json, NULL },
 	{ NULL, 0, "reason", NULL, reason_json, NULL },
 	{ NULL, 0, "as_asked", NULL, as_asked_json, NULL },
+	{ NULL, 0, "lost_by", NULL, lost_json, NULL },
+	{ NULL, 0, "lost_by_version", NULL, lost_version_json, NULL },
 };
 #define N_COLUMNS (sizeof(columns) / sizeof(columns[0]))
 

@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  bugs                   the faults grouped by bug signature: hosts, units,\n"
 		"                         cause, count, first and last seen, package\n"
 		"  apply-cpu-preferred    write the policy's cpu-preferred mode to sysfs\n"
+		"  check-packages         log whether libc6, libjemalloc2 and the kernel are\n"
+		"                         mtag's builds (one journal entry; exit 0)\n"
 		"\n"
 		"Options:\n"
 		"  -a, --all              status: every loaded service, not just those with a\n"
@@ -71,6 +73,9 @@ static void usage(FILE *f)
 		"      --no-legend        no column headers and footers\n"
 		"      --config FILE      read only FILE as the policy\n"
 		"      --root DIR         read the policy files under DIR\n"
+		"      --dpkg-admindir DIR\n"
+		"                         status, check-packages: dpkg's database in DIR\n"
+		"                         (/var/lib/dpkg)\n"
 		"      --strict           apply-cpu-preferred: fail if the policy has errors\n"
 		"  -h, --help             this help\n"
 		"      --version          the version\n"
@@ -84,7 +89,7 @@ static void usage(FILE *f)
 enum {
 	OPT_JSON = 256, OPT_NO_PAGER, OPT_NO_LEGEND, OPT_CONFIG, OPT_ROOT,
 	OPT_PROMETHEUS, OPT_NO_CORE, OPT_VERSION, OPT_STRICT, OPT_PROC, OPT_STATE_DIR,
-	OPT_CGROUP_ROOT, OPT_FILE,
+	OPT_CGROUP_ROOT, OPT_FILE, OPT_ADMINDIR,
 };
 
 static int parse_pid(const char *s, pid_t *out)
@@ -192,6 +197,11 @@ static int run_apply_cpu_preferred(const struct ctl *c, char **args, int n)
 	return verb_apply_cpu_preferred(c);
 }
 
+static int run_check_packages(const struct ctl *c, char **args, int n)
+{
+	return verb_check_packages(c);
+}
+
 static int run_help(const struct ctl *c, char **args, int n)
 {
 	usage(stdout);
@@ -210,6 +220,7 @@ static const struct verb {
 	{ "faults", 0, VOPT_FAULTS, run_faults },
 	{ "bugs", 0, VOPT_FAULTS, run_bugs },
 	{ "apply-cpu-preferred", 0, 0, run_apply_cpu_preferred },
+	{ "check-packages", 0, 0, run_check_packages },
 	{ "help", 0, 0, run_help },  /* last: not in the list of verbs an error gives */
 };
 
@@ -273,6 +284,7 @@ static int run(int argc, char **argv)
 		{ "no-legend", no_argument, NULL, OPT_NO_LEGEND },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "dpkg-admindir", required_argument, NULL, OPT_ADMINDIR },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -397,6 +409,9 @@ static int run(int argc, char **argv)
 			break;
 		case OPT_ROOT:
 			c.root = optarg;
+			break;
+		case OPT_ADMINDIR:
+			c.admindir = optarg;
 			break;
 		case OPT_STRICT:
 			c.strict = true;

@@ -187,6 +187,28 @@ void prom_metrics(struct prom *p, const struct ctl *c, const struct svc_state *r
 	per_unit(p, rows, n, "mtag_libc_ignores_exec_default",
 		 "1 if a process of the service runs unchecked although the kernel's exec default asks for a mode and no tunable reached it: its libc does not read the default (not the mtag glibc, or a static program).",
 		 libc_ignores);
+	prom_family(p, "mtag_package_is_mtag_build", "gauge",
+		    "1 if the installed package (libc6, libjemalloc2; kernel: the running one) is mtag's build, 0 if Debian's (a Debian update won: what relies on it is not protected).");
+	{
+		const struct { const char *name; const struct pkg_info *pi; } pk[] = {
+			{ "libc6", &h->pkgs.libc6 },
+			{ "libjemalloc2", &h->pkgs.jemalloc },
+			{ "kernel", &h->pkgs.kernel },
+		};
+
+		for (size_t i = 0; i < sizeof(pk) / sizeof(pk[0]); i++)
+			if (pk[i].pi->build != PKG_UNKNOWN)
+				prom_sample_u64(p, "mtag_package_is_mtag_build",
+						(const char *[]){ "package", pk[i].name, "version", pk[i].pi->version, NULL },
+						pk[i].pi->build == PKG_MTAG);
+	}
+	prom_family(p, "mtag_lost_protection", "gauge",
+		    "1 for a service that lost its protection because a package is Debian's build, not mtag's (reason: libc6, libjemalloc2 or kernel).");
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].lost[0])
+			prom_sample_u64(p, "mtag_lost_protection",
+					(const char *[]){ "unit", rows[i].unit, "reason", rows[i].lost,
+							  "version", rows[i].lost_version, NULL }, 1);
 	counters(p, c, rows, n);
 	prom_family(p, "mtag_upgrades_total", "counter",
 		    "Upgraded starts of the service since boot: after an async fault, a start in sync for its upgrade= window (mtag-faultd's own journal entries of the faults that recorded one, each once, when the launcher's entry of a start names it).");

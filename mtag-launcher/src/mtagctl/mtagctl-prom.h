@@ -8,12 +8,14 @@
 
 #include "mtagctl.h"
 #include "mtagctl-verdict.h"
+#include "packages.h"
 
 /* What status --prometheus says of the host (read by mtagctl-status.c). */
 struct prom_host {
 	bool hw_mte;              /* HWCAP2_MTE */
 	bool kernel_execdef;      /* MTE_ExecDefault: an mtag kernel (patch 0006) */
 	bool faultd_up;           /* mtag-faultd.service is active */
+	struct pkg_set pkgs;      /* libc6, libjemalloc2, the kernel: whose builds */
 };
 
 /* status --prometheus: every service in ROWS, the counters of

@@ -340,6 +340,7 @@ void svc_state_get(const struct ctl *c, const struct policy *p, const struct uni
 		.secure_checking = secure_checking,
 		.secure_report_off = secure_report_off,
 		.secure_desc = secure_desc,
+		.pkgs = c->pkgs,
 	};
 	if (e && u && u->dropin && !pid && dropin_stale(u->dropin, u->name, e, loaded, sizeof(loaded))) {
 		want_opts = policy_entry_options(e);

@@ -137,8 +137,11 @@ static bool interesting(const struct ctl *c, const struct policy *p, const struc
 	       strcmp(s->running, "-") != 0;
 }
 
-int verb_status(const struct ctl *c, char **names, int nnames)
+int verb_status(const struct ctl *c0, char **names, int nnames)
 {
+	struct pkg_set pkgs;
+	struct ctl cc = *c0;
+	const struct ctl *c = &cc;
 	struct conf_opts co = { .root = c->root, .single = c->config };
 	struct policy p;
 	struct svc_state *rows = NULL;
@@ -146,6 +149,8 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 	int rc = EXIT_SUCCESS, r;
 	bool hw = mte_supported();
 
+	ctl_packages(c0, &pkgs);
+	cc.pkgs = &pkgs;
 	policy_init(&p);
 	conf_load(&p, &co);
 	if (policy_error_count(&p))
@@ -270,7 +275,7 @@ int verb_status(const struct ctl *c, char **names, int nnames)
 		 * it (mtag_as_asked).  Otherwise mtag-prometheus.service
 		 * fails every minute on exactly the hosts that need a look,
 		 * and trips every "failed unit" alert. */
-		struct prom_host h = { .hw_mte = hw };
+		struct prom_host h = { .hw_mte = hw, .pkgs = pkgs };
 		struct unit_info fu = { 0 };
 		struct proc_mte self;
 

@@ -10,10 +10,38 @@
 #include "smaps.h"
 #include "systemd-time.h"
 
+/* Whether F says PACKAGE ("libc6", "libjemalloc2", "kernel") is
+ * Debian's build; if so, S's lost and lost_version name it. */
+static bool debian_build(const struct svc_facts *f, const char *package, struct svc_state *s)
+{
+	const struct pkg_info *pi;
+
+	if (!f->pkgs)
+		return false;
+	pi = strcmp(package, "libc6") == 0 ? &f->pkgs->libc6 :
+	     strcmp(package, "libjemalloc2") == 0 ? &f->pkgs->jemalloc : &f->pkgs->kernel;
+	if (pi->build != PKG_DEBIAN)
+		return false;
+	snprintf(s->lost, sizeof(s->lost), "%s", package);
+	snprintf(s->lost_version, sizeof(s->lost_version), "%s", pi->version);
+	return true;
+}
+
 void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 {
 	/* The first reason that applies. */
+	/* The service as people say it: "postgresql@15-main". */
+	char who[sizeof(s->unit)];
+	size_t wl;
+
+	snprintf(who, sizeof(who), "%s", s->unit[0] ? s->unit : "this service");
+	wl = strlen(who);
+	if (wl > 8 && strcmp(who + wl - 8, ".service") == 0)
+		who[wl - 8] = '\0';
+
 	s->as_asked = true;
+	s->lost[0] = '\0';
+	s->lost_version[0] = '\0';
 #define NOT(...) do { s->verdict = V_NOT_PROTECTED; snprintf(s->reason, sizeof(s->reason), __VA_ARGS__); } while (0)
 	if (!f->hw) {
 		NOT("no MTE in this CPU or kernel");
@@ -46,8 +74,14 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 				       strcmp(f->le_heap, s->heap ? "on" : "off") != 0)) {
 		NOT("restart needed: the policy changed since the start (running %s heap=%s from %s; the policy now says %s heap=%s, %s)",
 		    f->le_mode, f->le_heap, f->le_source, mode_name(s->mode), s->heap ? "on" : "off", s->source);
+	} else if (!s->running_known && debian_build(f, "kernel", s)) {
+		NOT("kernel %s is not mtag's build: the kernel's exec default and MTE_TCF in /proc are not there for %s's processes (boot mtag's linux-image)",
+		    s->lost_version, who);
 	} else if (!s->running_known) {
 		NOT("cannot tell: this kernel does not show MTE_TCF in /proc (not the mtag kernel)");
+	} else if (f->odd_pid && f->odd_libc && debian_build(f, "libc6", s)) {
+		NOT("libc6 %s is Debian's build: the kernel's exec default is not read by %s's processes",
+		    s->lost_version, who);
 	} else if (f->odd_pid && f->odd_libc) {
 		NOT("this libc does not read the kernel's default: %d (%s) runs %s; the kernel's exec default says %s but no tunable reached it (a stock glibc, a static program or another libc; the mtag glibc applies it)",
 		    (int)f->odd_pid, f->odd_comm, f->odd_tcf, f->odd_execdef);
@@ -66,6 +100,9 @@ void svc_verdict(const struct svc_facts *f, struct svc_state *s)
 		   s->report_on_procs + f->secure_report_off < s->procs) {
 		NOT("report mode is not on in %u of %u processes: they stop at a fault",
 		    s->procs - s->report_on_procs - f->secure_report_off, s->procs);
+	} else if (s->heap && f->jemalloc == JEMALLOC_STOCK && debian_build(f, "libjemalloc2", s)) {
+		NOT("libjemalloc2 %s is Debian's build: %s's heap is not tagged (%s)",
+		    s->lost_version, who, f->jemalloc_path);
 	} else if (s->heap && f->jemalloc == JEMALLOC_STOCK) {
 		NOT("own allocator: jemalloc, install libjemalloc2 +mtag1 (%s does not tag its heap)", f->jemalloc_path);
 	} else if (s->heap && !smaps_heap_tagged(s->malloc_kb, s->mt_malloc_kb)) {

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "jemallocid.h"
+#include "packages.h"
 #include "policy.h"
 
 /* The state of one service, as "status" shows it. */
@@ -51,6 +52,11 @@ struct svc_state {
 	char reason[2048];
 	bool as_asked;            /* false: a policy asks for MTE and this is not it */
 	bool libc_ignores_execdef; /* a process runs unchecked: its libc does not read the exec default */
+	/* Protection a Debian update took away (issue 36): the package whose
+	 * Debian build is the reason ("libc6", "libjemalloc2", "kernel"; ""
+	 * none) and its version. */
+	char lost[16];
+	char lost_version[128];
 };
 
 const char *verdict_name(enum verdict v);
@@ -87,6 +93,9 @@ struct svc_facts {
 	 * PATH: set-group-ID) runs none", the first few). */
 	unsigned secure_procs, secure_checking, secure_report_off;
 	const char *secure_desc;
+	/* The installed builds of libc6, libjemalloc2 and the kernel (NULL:
+	 * not read); only Debian's builds change a verdict. */
+	const struct pkg_set *pkgs;
 };
 
 /* S's verdict, reason and as_asked, from F and S's policy, process, heap

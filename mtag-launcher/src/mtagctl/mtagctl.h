@@ -13,6 +13,10 @@
 struct ctl {
 	const char *root;        /* --root: policy files under DIR */
 	const char *config;      /* --config FILE */
+	const struct pkg_set *pkgs; /* status: read once (ctl_packages()) */
+	const char *admindir;    /* --dpkg-admindir: dpkg's database (/var/lib/dpkg);
+				  * NULL with --proc: not read (a recorded
+				  * tree is another machine's) */
 	const char *proc;        /* /proc (tests: a recorded tree) */
 	const char *cgroup_root; /* /sys/fs/cgroup */
 	const char *state_dir;   /* mtag-faultd's: /var/lib/mtag (its state file) */
@@ -45,6 +49,18 @@ int verb_status(const struct ctl *c, char **units, int n);
 int verb_check(const struct ctl *c);
 int verb_faults(const struct ctl *c);
 int verb_apply_cpu_preferred(const struct ctl *c);
+int verb_check_packages(const struct ctl *c);
+
+/* The installed builds of libc6, libjemalloc2 and the kernel, as C says
+ * where to read them (--dpkg-admindir, --proc): nothing (every one unknown)
+ * for a recorded /proc without --dpkg-admindir. */
+struct pkg_set;
+void ctl_packages(const struct ctl *c, struct pkg_set *out);
+/* check-packages' journal entry for SET (some of it Debian's build) into
+ * LS (log_struct_begin()): MESSAGE names them, MTAG_DEBIAN_BUILDS too,
+ * MTAG_LIBC6, MTAG_LIBJEMALLOC2, MTAG_KERNEL the versions known. */
+struct log_struct;
+void pkg_entry_build(const struct pkg_set *set, struct log_struct *ls);
 
 /* Colour for stdout: it is a terminal (not TERM=dumb) and NO_COLOR and
  * SYSTEMD_COLORS do not say otherwise (SYSTEMD_COLORS=1 forces it). */

@@ -13,6 +13,7 @@
 #define MSGID_APPLIED "bf385b8ac1d643ae9fd31184e584bd06"
 #define MSGID_CONFIG "45b1f191647949c384fa4bd2829040bd"
 #define MSGID_NO_MTE "79bce142ef54497aa3087509adfb4ec4"
+#define MSGID_DEBIAN_BUILD "8ed2fad41e0548cba4545ddcef5db26e" /* mtagctl check-packages */
 
 enum log_target {
 	LOG_AUTO,     /* the journal inside a systemd unit (INVOCATION_ID
