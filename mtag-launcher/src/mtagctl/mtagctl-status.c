@@ -234,13 +234,16 @@ int verb_status(const struct ctl *c0, char **names, int nnames)
 			unit_info_free(&units[i]);
 		}
 		free(units);
-		/* Units the policy names exactly that systemd does not have:
-		 * a typo or a package not installed. */
+		/* Units the admin's policy names exactly that systemd does
+		 * not have: a typo or a package not installed.  Not the
+		 * package's vendor defaults (/usr/lib/mtag/policy.d): they
+		 * name the Debian daemons known to break, installed or not,
+		 * and one not installed is as its entry asks. */
 		for (size_t i = 0; i < p.n_entries && !c->prometheus; i++) {
 			const struct policy_entry *e = &p.entries[i];
 			bool seen = false;
 
-			if (e->kind != ENTRY_EXACT)
+			if (e->kind != ENTRY_EXACT || e->rank == POLICY_RANK_VENDOR)
 				continue;
 			for (size_t k = 0; k < nrows; k++)
 				seen = seen || strcmp(rows[k].unit, e->pattern) == 0;
