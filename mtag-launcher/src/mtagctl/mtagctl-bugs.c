@@ -18,16 +18,6 @@
 #include "mtagctl-sd.h"
 #include "util.h"
 
-/* The journals, as journalctl chooses them (as mtagctl faults does). */
-static int journal_open(const struct ctl *c, sd_journal **j)
-{
-	if (c->directory)
-		return sd_journal_open_directory(j, c->directory, 0);
-	if (c->files)
-		return sd_journal_open_files(j, c->files, 0);
-	return sd_journal_open(j, c->merge ? SD_JOURNAL_SYSTEM : SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
-}
-
 /* trust.h's fields from the current entry of J (jfield_fn). */
 struct field_ctx {
 	sd_journal *j;
@@ -70,7 +60,6 @@ int verb_bugs(const struct ctl *c)
 	size_t n, shown;
 	unsigned long unsigned_faults = 0, untrusted = 0, total = 0;
 	sd_journal *j;
-	char m[300];
 	uint64_t u;
 	int e;
 	struct {
@@ -78,19 +67,12 @@ int verb_bugs(const struct ctl *c)
 		     version[128], machine_id[64], hostname[256], unit[256];
 	} *f = xmalloc(sizeof(*f));
 
-	e = journal_open(c, &j);
+	e = fault_journal_open(c, &j);
 	if (e < 0) {
-		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
-			c->directory ? c->directory : "", strerror(-e));
 		free(f);
 		return EXIT_INVALIDARGUMENT;
 	}
-	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
-	sd_journal_add_match(j, "_UID=0", 0);
-	if (c->unit) {
-		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
-		sd_journal_add_match(j, m, 0);
-	}
+	fault_journal_match(c, j);
 	if (c->has_since)
 		sd_journal_seek_realtime_usec(j, c->since_usec);
 	else

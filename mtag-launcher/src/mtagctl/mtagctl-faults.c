@@ -74,6 +74,28 @@ static int journal_open(const struct ctl *c, sd_journal **j)
 	return sd_journal_open(j, c->merge ? SD_JOURNAL_SYSTEM : SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
 }
 
+int fault_journal_open(const struct ctl *c, sd_journal **j)
+{
+	int e = journal_open(c, j);
+
+	if (e < 0)
+		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
+			c->directory ? c->directory : "", strerror(-e));
+	return e;
+}
+
+void fault_journal_match(const struct ctl *c, sd_journal *j)
+{
+	char m[300];
+
+	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	sd_journal_add_match(j, "_UID=0", 0);
+	if (c->unit) {
+		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
+		sd_journal_add_match(j, m, 0);
+	}
+}
+
 /* Journals other than this machine's own: each fault shows its host. */
 static bool other_hosts(const struct ctl *c)
 {
@@ -681,22 +703,14 @@ int verb_faults(const struct ctl *c)
 	uint64_t u;
 	int e;
 
-	e = journal_open(c, &j);
-	if (e < 0) {
-		log_msg(LOG_ERR, NULL, "cannot open the journal%s%s: %s", c->directory ? " in " : "",
-			c->directory ? c->directory : "", strerror(-e));
+	e = fault_journal_open(c, &j);
+	if (e < 0)
 		return EXIT_INVALIDARGUMENT;
-	}
 	if (c->boot && resolve_boot(c, j, boot) < 0) {
 		sd_journal_close(j);
 		return EXIT_INVALIDARGUMENT;
 	}
-	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
-	sd_journal_add_match(j, "_UID=0", 0);
-	if (c->unit) {
-		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
-		sd_journal_add_match(j, m, 0);
-	}
+	fault_journal_match(c, j);
 	if (c->boot) {
 		snprintf(m, sizeof(m), "_BOOT_ID=%s", boot);
 		sd_journal_add_match(j, m, 0);

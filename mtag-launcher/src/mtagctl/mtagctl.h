@@ -48,6 +48,13 @@ struct ctl {
 int verb_status(const struct ctl *c, char **units, int n);
 int verb_check(const struct ctl *c);
 int verb_faults(const struct ctl *c);
+/* mtagctl faults and bugs: the journals as journalctl chooses them (-D,
+ * --file, -m or this machine's), an error logged when they cannot be
+ * opened (-errno); and the matches of mtag-faultd's fault entries (root's,
+ * -u UNIT's). */
+struct sd_journal;
+int fault_journal_open(const struct ctl *c, struct sd_journal **j);
+void fault_journal_match(const struct ctl *c, struct sd_journal *j);
 int verb_apply_cpu_preferred(const struct ctl *c);
 int verb_check_packages(const struct ctl *c);
 
