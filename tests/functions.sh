@@ -27,6 +27,38 @@ t_check() {
 	if "$@"; then t_pass "$_n"; else t_fail "$_n" "command failed: $*"; fi
 }
 
+# expect NAME WANT_RC GREP_STDOUT GREP_STDERR -- CMD...
+# Run CMD with its output in $T/out and $T/err ($T: the suite's scratch
+# directory); PASS NAME when it exits WANT_RC, its stdout holds
+# GREP_STDOUT, its stderr GREP_STDERR (fixed strings; an empty pattern
+# skips that check) and no sanitizer reported anything; else FAIL NAME with
+# what differed.  A suite tunes it with variables, set before the calls:
+#   EXPECT_PREFIX     put before NAME (mtagctl's cli.sh: "cli/")
+#   EXPECT_STDIN      CMD's stdin (faultd: /dev/null); unset: the caller's
+#   EXPECT_OUT_CHARS  how much of stdout a FAIL quotes (default 400)
+expect() {
+	local name=${EXPECT_PREFIX:-}$1 want=$2 out_pat=$3 err_pat=$4 rc
+	local d=${T:?expect needs T, the scratch directory of the suite}
+	shift 5
+	if [ -n "${EXPECT_STDIN:-}" ]; then
+		"$@" >"$d/out" 2>"$d/err" <"$EXPECT_STDIN"
+	else
+		"$@" >"$d/out" 2>"$d/err"
+	fi
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		t_fail "$name" "exit status $rc, want $want; stderr: $(head -c 400 "$d/err")"
+	elif [ -n "$out_pat" ] && ! grep -qF -- "$out_pat" "$d/out"; then
+		t_fail "$name" "stdout lacks '$out_pat': $(head -c "${EXPECT_OUT_CHARS:-400}" "$d/out")"
+	elif [ -n "$err_pat" ] && ! grep -qF -- "$err_pat" "$d/err"; then
+		t_fail "$name" "stderr lacks '$err_pat': $(head -c 400 "$d/err")"
+	elif grep -q 'Sanitizer' "$d/err"; then
+		t_fail "$name" "sanitizer report: $(grep -m1 Sanitizer "$d/err")"
+	else
+		t_pass "$name"
+	fi
+}
+
 # Milliseconds since the epoch, for stage timings.
 t_now_ms() { date +%s%3N; }
 

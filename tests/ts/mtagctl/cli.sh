@@ -17,24 +17,9 @@ export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 NO_COLOR=1
 T=$(mktemp -d /tmp/mtagctl-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
-# expect NAME WANT_RC GREP_STDOUT GREP_STDERR -- CMD... (fixed strings)
-expect() {
-	local name=$1 want=$2 out_pat=$3 err_pat=$4 rc
-	shift 5
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		t_fail "cli/$name" "exit status $rc, want $want; stderr: $(head -c 400 "$T/err")"
-	elif [ -n "$out_pat" ] && ! grep -qF -- "$out_pat" "$T/out"; then
-		t_fail "cli/$name" "stdout lacks '$out_pat': $(head -c 600 "$T/out")"
-	elif [ -n "$err_pat" ] && ! grep -qF -- "$err_pat" "$T/err"; then
-		t_fail "cli/$name" "stderr lacks '$err_pat': $(head -c 400 "$T/err")"
-	elif grep -q 'Sanitizer' "$T/err"; then
-		t_fail "cli/$name" "sanitizer report: $(grep -m1 Sanitizer "$T/err")"
-	else
-		t_pass "cli/$name"
-	fi
-}
+# expect (tests/functions.sh): the cases are cli/NAME; a FAIL quotes 600
+# characters of stdout.
+EXPECT_PREFIX=cli/ EXPECT_OUT_CHARS=600
 
 expect help 0 'status [UNIT...]' '' -- "$C" --help
 expect help-verb 0 'faults ' '' -- "$C" help
