@@ -11,7 +11,7 @@
 #   mk/tests.mk     what the suites build and run: CHECK_SUITES (the one
 #                   list, in make check's order), the unit-test binaries,
 #                   every fuzzer through one template, the small test
-#                   programs (tests/progs, tests/inject, jemalloc's
+#                   programs (tests/helpers/progs, tests/helpers/inject, jemalloc's
 #                   mtagtest), the benchmarks.
 #   mk/packages.mk  the Debian packages: launcher .debs, and the
 #                   distribution build and install that debian/rules calls

@@ -62,7 +62,7 @@ kernel-force:
 #   4. otherwise 0 (off).
 # The order of the variables in the environment does not matter.
 #
-# Suite "glibc" (tests/glibc/run): the build, the DEP-3 headers, mtebug
+# Suite "glibc" (tests/ts/glibc/run): the build, the DEP-3 headers, mtebug
 # under qemu-aarch64 with the rebuilt and with the stock libc, and glibc's
 # own tst-memtag-enable* tests (tools/build-glibc test misc/tst-...).
 
@@ -95,8 +95,8 @@ glibc:
 # mapped PROT_MTE and every object gets a random tag unlike its
 # neighbours'; freed memory is retagged at once.  See the patch headers.
 #
-# Suite "jemalloc" (tests/jemalloc/run): the build, the DEP-3 headers,
-# mtagtest (tests/jemalloc/mtagtest.c, the bugs and the API run) and a
+# Suite "jemalloc" (tests/ts/jemalloc/run): the build, the DEP-3 headers,
+# mtagtest (tests/ts/jemalloc/mtagtest.c, the bugs and the API run) and a
 # bounded part of jemalloc's own test suite, each with tagging off and on,
 # under qemu-aarch64 -cpu max.  make jemalloc-check-full runs all of
 # jemalloc's tests (unit, integration; JEMALLOC_STRESS=1: stress) in both
@@ -122,9 +122,9 @@ $(JEMALLOC_ROOT)/stamp: $(BUILD)/jemalloc/inputs-hash
 $(BUILD)/jemalloc/inputs-hash:
 	SUITE=$(JEMALLOC_SUITE) tools/build-jemalloc
 
-# mtagtest (tests/jemalloc/mtagtest.c), the suite's test program, linked
+# mtagtest (tests/ts/jemalloc/mtagtest.c), the suite's test program, linked
 # against the built jemalloc.
-$(BUILD)/arm64/tests/mtagtest: tests/jemalloc/mtagtest.c $(JEMALLOC_ROOT)/stamp
+$(BUILD)/arm64/tests/mtagtest: tests/ts/jemalloc/mtagtest.c $(JEMALLOC_ROOT)/stamp
 	mkdir -p $(dir $@)
 	$(ARM64_CC) -std=gnu11 -O1 -g -Wall -Wextra -Werror \
 		-I$(JEMALLOC_ROOT)/usr/include -o $@ $< \
@@ -134,7 +134,7 @@ $(BUILD)/arm64/tests/mtagtest: tests/jemalloc/mtagtest.c $(JEMALLOC_ROOT)/stamp
 # The Debian 12 arm64 disk image (cached by a hash of its inputs), from
 # whatever mtag .debs build/debs/ holds, with the fault injection library
 # (mk/tests.mk).  EXTRA_PACKAGES="pkg ..." adds Debian packages.  See
-# tools/build-image; the VM suite is tests/vm/.
+# tools/build-image; the VM suite is tests/ts/vm/run, its boot and guest side tests/helpers/vm/.
 .PHONY: image
 image: $(INJECT_SO) $(BUILD)/arm64/tests/mtebug
 	tools/build-image

@@ -10,18 +10,22 @@ SRC_DIR := $(LAUNCHER_DIR)/src
 # A folder per program and per library (docs/ARCHITECTURE.md), each one
 # wildcard.  A program links the folders it needs; where a program's folder
 # is linked as a library (tests, mtagctl's use of the generator's unit
-# files), its main() is left out.
+# files), its main() is left out.  A folder's test-*.c are its unit tests,
+# never linked into a program.
 SRC_FOLDERS := shared proc unit policy fault upgrade launcher generator faultd mtagctl
-SHARED_SRCS := $(wildcard $(SRC_DIR)/shared/*.c)
-PROC_SRCS := $(wildcard $(SRC_DIR)/proc/*.c)
-UNIT_SRCS := $(wildcard $(SRC_DIR)/unit/*.c)
-POLICY_SRCS := $(wildcard $(SRC_DIR)/policy/*.c)
-FAULT_SRCS := $(wildcard $(SRC_DIR)/fault/*.c)
-UPGRADE_SRCS := $(wildcard $(SRC_DIR)/upgrade/*.c)
-LAUNCHER_SRCS := $(wildcard $(SRC_DIR)/launcher/*.c)
-GENERATOR_SRCS := $(wildcard $(SRC_DIR)/generator/*.c)
-FAULTD_SRCS := $(wildcard $(SRC_DIR)/faultd/*.c)
-MTAGCTL_SRCS := $(wildcard $(SRC_DIR)/mtagctl/*.c)
+# The unit tests beside a library (FOLDER/test-*.c, built by mk/tests.mk)
+# are not part of it: $(call srcs,FOLDER) leaves them out.
+srcs = $(filter-out $(wildcard $(SRC_DIR)/$(1)/test-*.c),$(wildcard $(SRC_DIR)/$(1)/*.c))
+SHARED_SRCS := $(call srcs,shared)
+PROC_SRCS := $(call srcs,proc)
+UNIT_SRCS := $(call srcs,unit)
+POLICY_SRCS := $(call srcs,policy)
+FAULT_SRCS := $(call srcs,fault)
+UPGRADE_SRCS := $(call srcs,upgrade)
+LAUNCHER_SRCS := $(call srcs,launcher)
+GENERATOR_SRCS := $(call srcs,generator)
+FAULTD_SRCS := $(call srcs,faultd)
+MTAGCTL_SRCS := $(call srcs,mtagctl)
 SRC_HDRS := $(wildcard $(SRC_DIR)/*/*.h)
 MAIN_SRCS := $(SRC_DIR)/launcher/main.c $(SRC_DIR)/generator/generator-main.c \
              $(SRC_DIR)/faultd/faultd-main.c $(SRC_DIR)/mtagctl/mtagctl-main.c

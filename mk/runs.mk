@@ -1,17 +1,17 @@
 # Long runs: each drives the heavy builds (mk/heavy.mk) and the image, or a
 # tool over the tree, and builds nothing of its own.  None is part of
 # "make check"; the cheap parts of compat, reliability and ansible are
-# suites (tests/compat, tests/reliability, tests/ansible) in CHECK_SUITES.
+# suites (tests/ts/compat, tests/ts/reliability, tests/ts/ansible) in CHECK_SUITES.
 
 .PHONY: compat reliability demo vm-boot ansible-lint jemalloc-check-full check-release
 
 # --- compat -------------------------------------------------------------
 # The compatibility run: common Debian server daemons under mtag (issue 11).
-# See tests/compat/run, tests/compat/daemons.list, docs/compatibility.md.
+# See tests/ts/compat/run, tests/ts/compat/daemons.list, docs/compatibility.md.
 #
 # make compat
 #   builds what the image needs (kernel, glibc, launcher .debs: cached),
-#   an image with every daemon of tests/compat/daemons.list (cached under
+#   an image with every daemon of tests/ts/compat/daemons.list (cached under
 #   $(MTAG_CACHE)/image*/ like the VM suite's), boots it once, runs each
 #   daemon under off and sync, writes the results to docs/compat/ and
 #   regenerates docs/compatibility.md and the vendor defaults
@@ -27,11 +27,11 @@ compat:
 	  if $(MAKE) --no-print-directory $$t >$(BUILD)/compat-$$t.log 2>&1; then echo "ok"; \
 	  else echo "failed (see $(BUILD)/compat-$$t.log)"; exit 1; fi; \
 	done; \
-	tests/compat/run --full; rc=$$?; \
+	tests/ts/compat/run --full; rc=$$?; \
 	echo "make compat: $$(( $$(date +%s) - s ))s"; exit $$rc
 
 # --- reliability --------------------------------------------------------
-# Reliability figures (issue 22): see docs/reliability.md, tests/reliability/.
+# Reliability figures (issue 22): see docs/reliability.md, tests/ts/reliability/.
 #
 # make reliability   boots the image (with apache2-utils) and measures load
 #                    with faults, fault bursts, a glob boot and policy
@@ -50,7 +50,7 @@ reliability:
 	  if $(MAKE) --no-print-directory $$t >$(BUILD)/reliability-$$t.log 2>&1; then echo "ok"; \
 	  else echo "failed (see $(BUILD)/reliability-$$t.log)"; exit 1; fi; \
 	done; \
-	tests/reliability/run --full; rc=$$?; \
+	tests/ts/reliability/run --full; rc=$$?; \
 	echo "make reliability: $$(( $$(date +%s) - s ))s"; exit $$rc
 
 # --- demo and the VM by hand --------------------------------------------
@@ -68,11 +68,11 @@ demo:
 
 # Boot the image for a person: root shell on the serial console.
 vm-boot:
-	tests/vm/boot --interactive
+	tests/helpers/vm/boot --interactive
 
 # --- ansible ------------------------------------------------------------
 # The Ansible role (ansible/roles/mtag) and example playbook: suite
-# "ansible" (tests/ansible/run): ansible-lint (production profile),
+# "ansible" (tests/ts/ansible/run): ansible-lint (production profile),
 # ansible-playbook --syntax-check, the role's apt step against local
 # signed repositories, and the role run by ansible-playbook inside the
 # booted image, as root and as an unprivileged user with become.
@@ -83,7 +83,7 @@ ansible-lint:
 # All of jemalloc's tests (unit, integration; JEMALLOC_STRESS=1: stress),
 # tagging off and on, under qemu-aarch64 (mk/heavy.mk builds jemalloc).
 jemalloc-check-full: $(BUILD)/arm64/tests/mtagtest
-	JEMALLOC_FULL=1 tests/jemalloc/run
+	JEMALLOC_FULL=1 tests/ts/jemalloc/run
 
 # The release image booted UEFI -> GRUB -> initramfs -> systemd (suite
 # "release"; make release-image and the flavours are in mk/heavy.mk).

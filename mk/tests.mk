@@ -1,9 +1,9 @@
 # What the test suites build and run: the list of suites, the unit-test
 # binaries (ASan+UBSan), every libFuzzer target, the small test programs,
-# the benchmarks.  The suites themselves are tests/SUITE/run
+# the benchmarks.  The suites themselves are tests/ts/SUITE/run
 # (tests/run-suites runs them); docs/testing.md says what each checks.
 
-# Test suites run by "make check", in this order; each names tests/NAME/run.
+# Test suites run by "make check", in this order; each names tests/ts/NAME/run.
 CHECK_SUITES := lint launcher fuzz arm64 systemd debs kernel glibc jemalloc vm \
                 faultd completion mtagctl compat reliability ansible repo
 
@@ -11,19 +11,28 @@ check:
 	@tests/run-suites $(CHECK_SUITES)
 
 # --- Unit tests (suites "launcher" and "mtagctl") -----------------------
-# tests/launcher: the policy, the unit files, the upgrade and the launcher
-# without its main() (LAUNCHER_LIB_SRCS).
-UNIT_TEST_SRCS := $(wildcard tests/launcher/*.c) tests/lib/unit.c
-$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SRC_HDRS) tests/launcher/unit.h tests/lib/unit.h
-	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
+# The unit tests are beside the library each tests
+# (mtag-launcher/src/FOLDER/test-*.c); the harness (unit.c, unit.h), the
+# two runners and the synthetic cores (testcore.c) are in tests/helpers/unit.
+UNIT_DIR := tests/helpers/unit
+UNIT_HDRS := $(wildcard $(UNIT_DIR)/*.h)
 
-# tests/mtagctl: the fault readers (mtag-launcher/src/fault/: fault line,
-# cause, /proc and cgroup readers, core files) and the shared base (JSON,
-# escaping, Prometheus text, trust, ...).  The unit tests also judge
-# verdicts (mtagctl-verdict.c, no I/O), which name the policy's modes, and
-# render the status columns (table through libsmartcols, JSON; colours from
-# the terminal code).
+# build/asan/unit-tests: the policy, the unit files, the upgrade and the
+# launcher without its main() (LAUNCHER_LIB_SRCS).
+LAUNCHER_TESTS := $(addprefix $(SRC_DIR)/,policy/test-conffiles.c launcher/test-execdef.c \
+                  proc/test-mte.c policy/test-policy.c shared/test-systemd-time.c \
+                  launcher/test-tunables.c unit/test-unitfile.c upgrade/test-upgrade.c)
+UNIT_TEST_SRCS := $(UNIT_DIR)/launcher-main.c $(LAUNCHER_TESTS) $(UNIT_DIR)/unit.c
+$(BUILD)/asan/unit-tests: $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SRC_HDRS) $(UNIT_HDRS)
+	@mkdir -p $(@D)
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(LAUNCHER_CPPFLAGS) -I$(UNIT_DIR) -o $@ $(UNIT_TEST_SRCS) $(LAUNCHER_LIB_SRCS) $(SYSTEMD_CFLAGS)
+
+# build/asan/ctl-unit-tests: every other test-*.c: the fault readers
+# (mtag-launcher/src/fault/: fault line, cause, /proc and cgroup readers,
+# core files) and the shared base (JSON, escaping, Prometheus text, trust,
+# ...).  The unit tests also judge verdicts (mtagctl-verdict.c, no I/O),
+# which name the policy's modes, and render the status columns (table
+# through libsmartcols, JSON; colours from the terminal code).
 CTL_LIB_SRCS := $(SHARED_SRCS) $(PROC_SRCS) $(FAULT_SRCS)
 CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-verdict.c \
                      $(SRC_DIR)/mtagctl/mtagctl-columns.c $(SRC_DIR)/mtagctl/mtagctl-pager.c \
@@ -31,15 +40,14 @@ CTL_TEST_LIB_SRCS := $(CTL_LIB_SRCS) $(POLICY_SRCS) $(SRC_DIR)/mtagctl/mtagctl-v
                      $(SRC_DIR)/mtagctl/mtagctl-packages.c
 CTL_CPPFLAGS := $(LAUNCHER_CPPFLAGS)
 
-CTL_TEST_DIR := tests/mtagctl
-CTL_TEST_SRCS := $(CTL_TEST_DIR)/unit-main.c $(CTL_TEST_DIR)/testcore.c $(wildcard $(CTL_TEST_DIR)/test-*.c) tests/lib/unit.c
-CTL_TEST_HDRS := $(wildcard $(CTL_TEST_DIR)/*.h) tests/lib/unit.h
+CTL_TESTS := $(filter-out $(LAUNCHER_TESTS),$(wildcard $(SRC_DIR)/*/test-*.c))
+CTL_TEST_SRCS := $(UNIT_DIR)/ctl-main.c $(UNIT_DIR)/testcore.c $(CTL_TESTS) $(UNIT_DIR)/unit.c
 
 .PHONY: ctl-unit-tests ctl-lib-arm64
 ctl-unit-tests: $(BUILD)/asan/ctl-unit-tests
-$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(CTL_TEST_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
+$(BUILD)/asan/ctl-unit-tests: $(CTL_TEST_SRCS) $(UNIT_HDRS) $(CTL_TEST_LIB_SRCS) $(SRC_HDRS)
 	@mkdir -p $(@D)
-	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) $(SYSTEMD_CFLAGS) -I$(CTL_TEST_DIR) -o $@ \
+	clang $(WARN_CFLAGS) $(SAN_CFLAGS) $(CTL_CPPFLAGS) $(SYSTEMD_CFLAGS) -I$(UNIT_DIR) -o $@ \
 	  $(CTL_TEST_SRCS) $(CTL_TEST_LIB_SRCS) $(SYSTEMD_LIBS) -lsmartcols -ldw -lelf -lm -lzstd
 
 # Compile-only check of the fault library with the arm64 cross compiler.
@@ -53,13 +61,13 @@ $(BUILD)/arm64/ctl-lib.stamp: $(CTL_LIB_SRCS) $(SRC_HDRS)
 
 # --- Fuzzers (suite "fuzz"; make fuzz-long) -----------------------------
 # $(call fuzzer,NAME,LIB_SRCS,LIBS): build/fuzz/fuzz-NAME, a libFuzzer
-# target (ASan+UBSan) from tests/fuzz/fuzz-NAME.c and LIB_SRCS, and the
+# target (ASan+UBSan) from tests/ts/fuzz/fuzz-NAME.c and LIB_SRCS, and the
 # phony target fuzz-NAME that builds it.
 FUZZ_CC := clang $(WARN_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 define fuzzer_rule
 .PHONY: fuzz-$(1)
 fuzz-$(1): $(BUILD)/fuzz/fuzz-$(1)
-$(BUILD)/fuzz/fuzz-$(1): tests/fuzz/fuzz-$(1).c $(2) $(SRC_HDRS)
+$(BUILD)/fuzz/fuzz-$(1): tests/ts/fuzz/fuzz-$(1).c $(2) $(SRC_HDRS)
 	@mkdir -p $$(@D)
 	$(FUZZ_CC) $(LAUNCHER_CPPFLAGS) -o $$@ $$< $(2) $(3)
 endef
@@ -75,24 +83,24 @@ $(foreach f,faultline corefile faultcount,$(call fuzzer,$(f),$(CTL_LIB_SRCS),-ld
 
 # Every fuzz target for FUZZ_SECONDS (default 600) each, ASan+UBSan; figures
 # into docs/reliability/fuzz.tsv, what added coverage merged into the kept
-# tests/fuzz/corpus* (docs/reliability.md).
+# tests/ts/fuzz/corpus* (docs/reliability.md).
 .PHONY: fuzz-long
 FUZZ_SECONDS ?= 600
 fuzz-long:
-	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/long
+	FUZZ_SECONDS=$(FUZZ_SECONDS) tests/ts/fuzz/long
 
 # --- Test programs ------------------------------------------------------
-# tests/progs (mtebug and its bugs), dynamic and -static, for arm64; the
-# fault injection library and its trigger (tests/inject/), which the image
-# carries.  jemalloc's mtagtest is in mk/heavy.mk, beside the jemalloc it links.
+# tests/helpers/progs (mtebug and its bugs), dynamic and -static, for
+# arm64; the fault injection library and its trigger (tests/helpers/inject/),
+# which the image carries.  jemalloc's mtagtest is in mk/heavy.mk, beside the jemalloc it links.
 .PHONY: test-progs-arm64 inject
 test-progs-arm64: $(BUILD)/arm64/tests/mtebug
 
-$(BUILD)/arm64/tests/%: tests/progs/%.c tests/progs/mtebug-bugs.h
+$(BUILD)/arm64/tests/%: tests/helpers/progs/%.c tests/helpers/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-$(BUILD)/arm64/tests/%-static: tests/progs/%.c tests/progs/mtebug-bugs.h
+$(BUILD)/arm64/tests/%-static: tests/helpers/progs/%.c tests/helpers/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -static -o $@ $<
 
@@ -100,23 +108,23 @@ INJECT_SO := $(BUILD)/arm64/inject/libmtaginject.so
 INJECT_TEST := $(BUILD)/arm64/inject/trigger-test
 inject: $(INJECT_SO) $(INJECT_TEST)
 
-$(INJECT_SO): tests/inject/mtaginject.c tests/progs/mtebug-bugs.h
+$(INJECT_SO): tests/helpers/inject/mtaginject.c tests/helpers/progs/mtebug-bugs.h
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=gnu11 -shared -fPIC -O1 -g -Wall -Wextra -Werror -o $@ $< -ldl
 
-$(INJECT_TEST): tests/inject/trigger-test.c
+$(INJECT_TEST): tests/helpers/inject/trigger-test.c
 	@mkdir -p $(@D)
 	$(ARM64_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 # --- Benchmarks (not part of make check) --------------------------------
 .PHONY: bench-generator bench-jemalloc
 bench: $(BUILD)/host/mtag-launcher
-	tests/bench/run
+	tests/helpers/bench/run
 
 # mtag-generator against the number of units, next to systemd's own
 # generators (BENCH_GEN_BEFORE=PATH adds a build).
 bench-generator: $(BUILD)/host/mtag-generator
-	tests/bench/generator
+	tests/helpers/bench/generator
 
 # redis-server in the VM on stock libjemalloc2, on +mtag1 under off and
 # under sync, and redis's resident memory (tools/bench-jemalloc); writes

@@ -6,7 +6,7 @@
  * algorithm, written after FIPS 180-4 as the public-domain
  * implementations (Brad Conte's crypto-algorithms, the one in musl's
  * crypt) are, checked against the FIPS test vectors and sha256sum(1)
- * (tests/mtagctl/test-bugid.c).  Not for secrets: no constant-time care.
+ * (mtag-launcher/src/fault/test-bugid.c).  Not for secrets: no constant-time care.
  */
 #ifndef MTAG_SHA256_H
 #define MTAG_SHA256_H

@@ -2,7 +2,7 @@
 /* mtagctl-verdict.h -- the verdict of "mtagctl status" on one service,
  * decided from what svc_state_get() read about it (the policy, /proc, the
  * cgroup, systemd, the journal): no I/O here, so every verdict is tested
- * on its own (tests/mtagctl/test-verdict.c). */
+ * on its own (mtag-launcher/src/mtagctl/test-verdict.c). */
 #ifndef MTAG_MTAGCTL_VERDICT_H
 #define MTAG_MTAGCTL_VERDICT_H
 

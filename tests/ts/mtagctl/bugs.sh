@@ -1,0 +1,194 @@
+#!/bin/bash
+# tests/ts/mtagctl/bugs.sh -- "mtagctl bugs" over two hosts' journals (issue 37,
+# a bug's identity): mtag-faultd (ASan build) makes the fault entries of
+# each host from kernel lines and a recorded /proc of its own (the same
+# nginx build mapped at other addresses on each host, as ASLR does), with
+# a dpkg database that owns the object; the entries, with the fields
+# journald adds, go through systemd-journal-remote into one directory, and
+# mtagctl bugs -D reads it back: the same bug on both hosts is one line
+# with 2 hosts, another bug another line, and forged entries count for
+# nothing.
+. "$(dirname "$0")/../../functions.sh"
+set -u
+cd "$TOP" || exit 1
+C=$BUILD/asan/mtagctl
+F=$BUILD/asan/mtag-faultd
+JR=/lib/systemd/systemd-journal-remote
+if [ ! -x "$JR" ]; then
+	t_skip bugs "systemd-journal-remote is not installed (sh tools/install-deps launcher)"
+	exit 0
+fi
+mkdir -p "$BUILD/test-logs"
+if ! make -s mtagctl-asan faultd-asan >"$BUILD/test-logs/mtagctl-bugs-build.log" 2>&1; then
+	t_fail bugs/build "make mtagctl-asan faultd-asan failed: $(tail -3 "$BUILD/test-logs/mtagctl-bugs-build.log")"
+	exit 1
+fi
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 NO_COLOR=1 TZ=UTC
+T=$(mktemp -d /tmp/mtagctl-bugs.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+# The object: an ELF with a GNU build-id (any program of the system).
+mkdir -p "$T/obj" "$T/dpkg/info"
+cp /bin/true "$T/obj/nginx"
+OBJ=$T/obj/nginx
+ino=$(stat -c %i "$OBJ")
+bid=$(LC_ALL=C readelf -n "$OBJ" 2>/dev/null | sed -n 's/^ *Build ID: //p')
+printf '/.\n/usr\n%s\n' "$OBJ" >"$T/dpkg/info/nginx-core:arm64.list"
+printf '/.\n/usr/bin/other\n' >"$T/dpkg/info/other.list"
+printf '%s\n' 'Package: other' 'Status: install ok installed' 'Architecture: all' 'Version: 1' '' \
+	'Package: nginx-core' 'Status: install ok installed' 'Architecture: arm64' 'Version: 1.22.1-9' '' >"$T/dpkg/status"
+
+# proc HOST PID TID BASE -- a recorded /proc of HOST: nginx PID (thread
+# TID) with the object mapped at BASE.
+proc() {
+	local p=$T/proc-$1
+	mkdir -p "$p/$2/task/$3"
+	printf '%x-%x r-xp 00000000 fe:01 %s   %s\n' $(($4)) $(($4 + 0xda000)) "$ino" "$OBJ" >"$p/$2/maps"
+	ln -sfn / "$p/$2/root"
+	echo nginx >"$p/$2/task/$3/comm"
+	printf 'Name:\tnginx\nMTE_TCF:\tsync\n' >"$p/$2/task/$3/status"
+}
+proc a 150 157 0xaaaab0b90000
+proc b 300 301 0xbbbbc0000000
+line() { # TID PID PC TAGS POINTER_TAG(one hex digit)
+	printf 'mte: sync tag check fault in nginx[%d]: addr 0x0%s00007fbb594d80 pointer tag 0x%s memory tag 0x0 pc 0x%x pid %d tags %s cgroup /system.slice/nginx.service\n' \
+		"$1" "$5" "$5" $(($3)) "$2" "$4"
+}
+OVF='ffffffff[0]22222222' UAF='00000000[0]00000000'
+# The same overflow at offset 0xba1c0 of the object: twice on host-a,
+# once on host-b (another base address); a use-after-free at 0x1234 on
+# host-b only.
+{
+	line 157 150 0xaaaab0c4a1c0 "$OVF" f
+	line 157 150 0xaaaab0c4a1c0 "$OVF" f
+} >"$T/a.kmsg"
+{
+	line 301 300 0xbbbbc00ba1c0 "$OVF" f
+	line 301 300 0xbbbbc0001234 "$UAF" 5
+} >"$T/b.kmsg"
+for h in a b; do
+	"$F" --from-stdin --proc "$T/proc-$h" --dpkg-admindir "$T/dpkg" <"$T/$h.kmsg" >"$T/$h.entries" 2>"$T/$h.err"
+done
+if grep -q Sanitizer "$T/a.err" "$T/b.err"; then
+	t_fail bugs/faultd "$(grep -m1 Sanitizer "$T/a.err" "$T/b.err")"
+fi
+sig1=$(sed -n 's/^MTAG_SIGNATURE=//p' "$T/a.entries" | head -1)
+sigb=$(sed -n 's/^MTAG_SIGNATURE=//p' "$T/b.entries" | tr '\n' ' ')
+# The signature as bugid.h defines it, computed here on its own.
+want1=$(printf 'mtag-bug-v1\0%s\0overflow\0ba1c0' "$bid" | sha256sum | cut -c1-16)
+want2=$(printf 'mtag-bug-v1\0%s\0use-after-free\0%s' "$bid" 1234 | sha256sum | cut -c1-16)
+if [ -z "$bid" ]; then
+	t_fail bugs/faultd-signature "$OBJ has no build-id (readelf -n)"
+elif [ "$sig1" = "$want1" ] && [ "$sigb" = "$want1 $want2 " ] &&
+     grep -qxF "MTAG_BUILD_ID=$bid" "$T/a.entries" && grep -qxF 'MTAG_OFFSET=0xba1c0' "$T/b.entries" &&
+     grep -qxF "MTAG_OBJECT=$OBJ" "$T/b.entries" && grep -qxF 'MTAG_PACKAGE=nginx-core:arm64' "$T/a.entries" &&
+     grep -qxF 'MTAG_PACKAGE_VERSION=1.22.1-9' "$T/b.entries"; then
+	t_pass bugs/faultd-signature
+else
+	t_fail bugs/faultd-signature "host-a $sig1, host-b $sigb; want $want1 (both), $want2: $(grep '^MTAG_\(OBJ\|OFF\|BUI\|PACK\|SIG\|BUG\)' "$T/a.entries" "$T/b.entries" | head -c 900)"
+fi
+
+# to_export HOST BOOT T0 [FIELD=VALUE...] -- faultd's entries on stdin as
+# journald would store them from mtag-faultd.service of HOST (the extra
+# fields instead of the usual trusted ones when given).
+to_export() {
+	local host=$1 boot=$2 t=$3 mid
+	shift 3
+	mid=$(printf '%s' "$host" | md5sum | cut -c1-32)
+	awk -v host="$host" -v mid="$mid" -v boot="$boot" -v t="$t" -v extra="$*" '
+	function head() {
+		printf "__REALTIME_TIMESTAMP=%d000000\n__MONOTONIC_TIMESTAMP=%d000000\n", t, t - 1765000000 + 10
+		printf "_BOOT_ID=%s\n_MACHINE_ID=%s\n_HOSTNAME=%s\n_TRANSPORT=journal\n_GID=0\n", boot, mid, host
+		if (extra != "") { n = split(extra, x, " "); for (i = 1; i <= n; i++) print x[i] }
+		else printf "_UID=0\n_COMM=mtag-faultd\n_EXE=/usr/lib/mtag/mtag-faultd\n_SYSTEMD_UNIT=mtag-faultd.service\n"
+		t += 60
+	}
+	BEGIN { start = 1 }
+	/^$/ { print; start = 1; next }
+	{ if (start) head(); start = 0; print }'
+}
+T0=1765000000 # Sat 2025-12-06 05:46:40 UTC
+to_export host-a aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1 $T0 <"$T/a.entries" >"$T/a.export"
+to_export host-b bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1 $((T0 + 30)) <"$T/b.entries" >"$T/b.export"
+# host-c: forgeries of host-a's first entry (its signature): root, but no
+# trusted field names mtag-faultd (a root program that exited before
+# journald read its /proc); a user with mtag-faultd's name.
+sed -n '/^MESSAGE=/,/^$/p' "$T/a.entries" | sed '/^$/q' >"$T/one.entry"
+{
+	to_export host-c ccccccccccccccccccccccccccccccc1 $((T0 + 600)) _UID=0 <"$T/one.entry"
+	to_export host-c ccccccccccccccccccccccccccccccc1 $((T0 + 700)) _UID=1000 _COMM=mtag-faultd <"$T/one.entry"
+} >"$T/c.export"
+mkdir -p "$T/remote"
+ok=1
+for h in a b c; do
+	"$JR" --output="$T/remote/host-$h.journal" "$T/$h.export" 2>>"$T/jr.log" || ok=
+done
+[ -n "$ok" ] && t_pass bugs/journal-remote ||
+	{ t_fail bugs/journal-remote "systemd-journal-remote: $(tail -3 "$T/jr.log")"; exit 1; }
+
+D=(--no-pager -D "$T/remote")
+"$C" "${D[@]}" bugs >"$T/bugs.out" 2>"$T/bugs.err"
+rc=$?
+sed 's/^/#   /' "$T/bugs.out"
+rows=$(sed -n '2,/^$/p' "$T/bugs.out" | grep -c .)
+l1=$(sed -n 2p "$T/bugs.out") l2=$(sed -n 3p "$T/bugs.out")
+# SIGNATURE HOSTS FAULTS CAUSE UNITS FIRST(4 words) LAST(4 words) PACKAGE(2) OBJECT HOSTNAMES
+fields() { awk '{ print $1, $2, $3, $4, $5, $14, $15, $16, $17 }' <<<"$1"; }
+if [ $rc != 0 ] || grep -q Sanitizer "$T/bugs.err"; then
+	t_fail bugs/two-hosts-one-line "status $rc: $(head -c 400 "$T/bugs.err")"
+elif [ "$rows" != 2 ]; then
+	t_fail bugs/two-hosts-one-line "$rows bugs listed, want 2"
+elif [ "$(fields "$l1")" != "$want1 2 3 overflow nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0xba1c0 host-a,host-b" ]; then
+	t_fail bugs/two-hosts-one-line "first line: $(fields "$l1")"
+elif [ "$(fields "$l2")" != "$want2 1 1 use-after-free nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0x1234 host-b" ]; then
+	t_fail bugs/two-hosts-one-line "second line: $(fields "$l2")"
+else
+	t_pass bugs/two-hosts-one-line
+fi
+grep -qxF '2 bugs in 4 faults; 1 entry not written by mtag-faultd ignored.' "$T/bugs.out" &&
+	t_pass bugs/forgeries-ignored || t_fail bugs/forgeries-ignored "$(tail -1 "$T/bugs.out")"
+# First and last seen: host-a's first fault and its second, a minute
+# later (host-b's came in between).
+grep -q "^$want1 .* Sat 2025-12-06 05:46:40 UTC  Sat 2025-12-06 05:47:40 UTC " "$T/bugs.out" &&
+	t_pass bugs/first-last || t_fail bugs/first-last "$l1"
+
+# JSON: the same columns.
+if "$C" "${D[@]}" -o json bugs | python3 -c '
+import json, sys
+want1, want2, obj, bid = sys.argv[1:5]
+d = json.load(sys.stdin)
+assert [b["signature"] for b in d] == [want1, want2], d
+b = d[0]
+assert (b["hosts"], b["faults"], b["cause"], b["units"]) == (2, 3, "overflow", ["nginx.service"]), b
+assert (b["package"], b["version"], b["object"], b["offset"], b["build_id"]) == ("nginx-core:arm64", "1.22.1-9", obj, "0xba1c0", bid), b
+assert [h["hostname"] for h in b["host_list"]] == ["host-a", "host-b"], b
+assert all(len(h["machine_id"]) == 32 for h in b["host_list"]), b
+assert b["first_usec"] == 1765000000000000 and b["last_usec"] == 1765000060000000, b
+assert d[1]["hosts"] == 1 and d[1]["cause"] == "use-after-free", d[1]
+' "$want1" "$want2" "$OBJ" "$bid" 2>"$T/py.err"; then
+	t_pass bugs/json
+else
+	t_fail bugs/json "$(tail -3 "$T/py.err")"
+fi
+# -n 1: the bug on most hosts only; -u: another unit has none (status 1).
+[ "$("$C" "${D[@]}" --no-legend bugs -n 1 | awk '{ print $1 }')" = "$want1" ] &&
+	t_pass bugs/lines-1 || t_fail bugs/lines-1 "$("$C" "${D[@]}" --no-legend bugs -n 1)"
+"$C" "${D[@]}" bugs -u redis >"$T/out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q '^0 bugs in 0 faults' "$T/out" && t_pass bugs/unit-none ||
+	t_fail bugs/unit-none "status $rc: $(head -c 300 "$T/out")"
+out=$("$C" "${D[@]}" bugs -f 2>&1)
+rc=$?
+[ $rc = 2 ] && grep -q "go with 'faults'" <<<"$out" && t_pass bugs/no-follow || t_fail bugs/no-follow "status $rc: $out"
+# mtagctl faults shows each fault's identity.
+"$C" --no-pager --no-core --file "$T/remote/host-b.journal" faults >"$T/faults.out" 2>&1
+grep -qF "    bug:    $want1  $OBJ+0xba1c0  build-id $bid  package nginx-core:arm64 1.22.1-9" "$T/faults.out" &&
+grep -qF "    bug:    $want2  $OBJ+0x1234" "$T/faults.out" && t_pass bugs/faults-show-identity ||
+	t_fail bugs/faults-show-identity "$(grep -m3 'bug:\|note:' "$T/faults.out")"
+"$C" --no-pager --no-core --file "$T/remote/host-b.journal" -o json faults | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [f["signature"] for f in d] == sys.argv[1:3], d
+assert d[0]["offset"] == "0xba1c0" and d[0]["package_version"] == "1.22.1-9", d[0]
+' "$want1" "$want2" 2>"$T/py.err" && t_pass bugs/faults-json-identity || t_fail bugs/faults-json-identity "$(tail -2 "$T/py.err")"
+exit 0
