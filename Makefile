@@ -32,8 +32,20 @@
 
 MTAG_CACHE ?= /var/cache/mtag
 export MTAG_CACHE
-BUILD := $(CURDIR)/build
-export BUILD
+# SUITE=bookworm|trixie: the Debian suite to build and test for (the
+# default and the list are tools/lib/suite.sh's, which the scripts share).
+# Each suite's products go to $(BUILD) = $(BUILD_ROOT)/$(SUITE)/ (kernel/,
+# debs/, image/, test-logs/); BUILD=DIR puts one suite's elsewhere.
+MTAG_SUITES := $(shell sed -n 's/^MTAG_SUITES="\(.*\)"$$/\1/p' tools/lib/suite.sh)
+ifndef SUITE
+SUITE := $(shell sed -n 's/^MTAG_DEFAULT_SUITE=//p' tools/lib/suite.sh)
+endif
+ifeq ($(filter $(SUITE),$(MTAG_SUITES)),)
+$(error unknown SUITE '$(SUITE)' (one of: $(MTAG_SUITES)))
+endif
+BUILD_ROOT ?= $(CURDIR)/build
+BUILD ?= $(BUILD_ROOT)/$(SUITE)
+export SUITE BUILD_ROOT BUILD
 
 .PHONY: all check bench debs clean distclean
 all: launcher
@@ -45,7 +57,7 @@ include mk/heavy.mk
 include mk/runs.mk
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD_ROOT)
 
 # Also drops the caches of the heavy builds.
 distclean: clean

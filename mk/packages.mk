@@ -46,8 +46,14 @@ DESTDIR ?=
 SBINDIR ?= /usr/sbin
 BINDIR ?= /usr/bin
 LIBEXECDIR ?= /usr/lib/mtag
-GENERATORDIR ?= /lib/systemd/system-generators
-UNITDIR ?= /lib/systemd/system
+# systemd's own directories for the systemd built against
+# (SYSTEMD_VERSION, mk/programs.mk): /lib/systemd before 255 (bookworm's
+# 252, built with rootprefix=/), /usr/lib/systemd from 255 on (trixie's
+# 257: merged /usr only, and /lib is an aliased location dpkg should not
+# be given files in).
+SYSTEMD_LIBDIR := $(if $(shell [ "0$(SYSTEMD_VERSION)" -ge 255 ] && echo y),/usr/lib/systemd,/lib/systemd)
+GENERATORDIR ?= $(SYSTEMD_LIBDIR)/system-generators
+UNITDIR ?= $(SYSTEMD_LIBDIR)/system
 CATALOGDIR ?= /usr/lib/systemd/catalog
 BASHCOMPDIR ?= /usr/share/bash-completion/completions
 
@@ -73,12 +79,13 @@ install-mtagctl: build-pkg
 
 # --- The apt repository (issue 36, docs/repository.md) -------------------
 # make repo: the metapackage mtag of each suite in REPO_SUITES, then
-# build/repo/: signed, one distribution per suite, ready to serve.
+# build/repo/ ($(BUILD_ROOT)/repo: it spans the suites): signed, one
+# distribution per suite, ready to serve.
 # REPO_URL (written into the .sources files), MTAG_REPO_GNUPGHOME (the
 # signing key, default /var/lib/mtag-build/repo-key): see tools/build-repo.
 REPO_SUITES ?= bookworm
 
 .PHONY: repo
 repo:
-	@for s in $(REPO_SUITES); do SUITE=$$s tools/build-metapackage || exit 1; done
+	@for s in $(REPO_SUITES); do SUITE=$$s BUILD=$(BUILD_ROOT)/$$s tools/build-metapackage || exit 1; done
 	@tools/build-repo

@@ -14,7 +14,9 @@
 # The top of the tree: from this file's place, whatever the depth of the
 # script that sources it (tests/run-suites exports it too).
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
+# SUITE, BUILD_ROOT and BUILD (this suite's products: build/SUITE/).
+# shellcheck source=tools/lib/suite.sh
+. "$TOP/tools/lib/suite.sh"
 
 t_pass() { printf 'PASS: %s\n' "$1"; }
 t_fail() { printf 'FAIL: %s: %s\n' "$1" "${2:-failed}"; T_FAILED=$((${T_FAILED:-0} + 1)); }

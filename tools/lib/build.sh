@@ -22,7 +22,8 @@
 # shellcheck source=tools/lib/debian-archive.sh
 . "$(dirname "${BASH_SOURCE[0]}")/debian-archive.sh"
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
+# shellcheck source=tools/lib/suite.sh
+. "$(dirname "${BASH_SOURCE[0]}")/suite.sh"
 MTAG_CACHE=${MTAG_CACHE:-/var/cache/mtag}
 # When the script started (milliseconds), and when its last stage ended.
 BUILD_T0=$(date +%s%3N)
