@@ -49,7 +49,14 @@ LAUNCHER_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelo
 
 WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arith \
                -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wno-unused-parameter
-LAUNCHER_CPPFLAGS := -D_GNU_SOURCE -DMTAG_VERSION='"$(LAUNCHER_VERSION)"' $(addprefix -I$(SRC_DIR)/,$(SRC_FOLDERS))
+# The systemd the programs are built for (its unit search path, its
+# ExecStart= prefixes): the build environment's libsystemd, which is the
+# suite's (the host's for bookworm, the chroot's for trixie).
+# Without libsystemd-dev it stays unset and src/unit/unitfile.c says so.
+SYSTEMD_VERSION := $(shell pkg-config --modversion libsystemd 2>/dev/null | sed 's/[^0-9].*//')
+LAUNCHER_CPPFLAGS := -D_GNU_SOURCE -DMTAG_VERSION='"$(LAUNCHER_VERSION)"' \
+                     $(if $(SYSTEMD_VERSION),-DMTAG_SYSTEMD_VERSION=$(SYSTEMD_VERSION)) \
+                     $(addprefix -I$(SRC_DIR)/,$(SRC_FOLDERS))
 HOST_CC ?= cc
 HOST_CFLAGS ?= -O2 -g -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \

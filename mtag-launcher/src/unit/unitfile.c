@@ -23,6 +23,19 @@
 #define MAX_UNIT_FILE (4u << 20)
 #define LONG_LINE_MAX (1u << 20) /* systemd's limit of a joined line */
 
+/*
+ * systemd's search path of system units, in its order, for the systemd the
+ * package is built against (MTAG_SYSTEMD_VERSION, from its suite's
+ * libsystemd.pc).  Before 255 Debian built systemd with rootprefix=/, so
+ * its own units' directory was /lib/systemd/system, searched before
+ * /usr/lib/systemd/system (Debian 12: 252).  255 dropped split /usr: the
+ * units are under /usr/lib/systemd/system only, and /lib/systemd/system is
+ * not searched (Debian 13: 257; its /lib is a link to usr/lib anyway, but a
+ * --root tree or a SYSTEMD_UNIT_PATH default must not see it).
+ */
+#ifndef MTAG_SYSTEMD_VERSION
+#error "MTAG_SYSTEMD_VERSION (pkg-config --modversion libsystemd) is not set"
+#endif
 static const char *const default_unit_dirs[] = {
 	"/etc/systemd/system.control",
 	"/run/systemd/system.control",
@@ -32,7 +45,9 @@ static const char *const default_unit_dirs[] = {
 	"/run/systemd/system",
 	"/run/systemd/system.attached",
 	"/usr/local/lib/systemd/system",
+#if MTAG_SYSTEMD_VERSION < 255
 	"/lib/systemd/system",
+#endif
 	"/usr/lib/systemd/system",
 };
 
