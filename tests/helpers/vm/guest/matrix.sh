@@ -27,7 +27,7 @@
 #                          checking active (a thread an earlier bug of the
 #                          column suspended stays so until it runs again)
 # plus guest/* checks of the kernel, the libc and mtebug, postgres/*
-# (postgres.sh: postgresql@15-main under sync through the kernel's exec
+# (postgres.sh: postgresql@VERSION-main under sync through the kernel's exec
 # default, an injected bug in a backend), and mtagctl/*
 # (mtagctl.sh: status verdicts, faults with causes and cores, the
 # structured journal entries, the Prometheus file), upgrade/* (upgrade.sh:

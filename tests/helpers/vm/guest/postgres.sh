@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # postgres.sh -- sourced by matrix.sh: PostgreSQL under "sync", started by
-# Debian's own postgresql@15-main.service (pg_ctlcluster, which replaces the
+# Debian's own postgresql@VERSION-main.service (pg_ctlcluster, which replaces the
 # whole environment with the cluster's "environment" file, so no
 # GLIBC_TUNABLES reaches postgres): the policy reaches every process through
 # the kernel's exec default (patches/linux/0006) and the mtag glibc, with
@@ -20,9 +20,12 @@
 # cluster's environment file, the one channel pg_ctlcluster passes on; it
 # carries no MTE setting.
 
-PG_UNIT=postgresql@15-main.service
-PG_ENVFILE=/etc/postgresql/15/main/environment
-PG_LOG=/var/log/postgresql/postgresql-15-main.log
+# The image's PostgreSQL major version: 15 on bookworm, 17 on trixie (the
+# cluster Debian's package made when it was installed).
+PG_VER=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)
+PG_UNIT=postgresql@${PG_VER:-none}-main.service
+PG_ENVFILE=/etc/postgresql/$PG_VER/main/environment
+PG_LOG=/var/log/postgresql/postgresql-$PG_VER-main.log
 
 pg_sql() { # SQL -> output (psql as postgres, over the Unix socket)
 	timeout 20 runuser -u postgres -- psql -X -A -t -q -c "$1" 2>&1
@@ -69,7 +72,7 @@ postgres_section() {
 	local sleeper=$!
 	sleep 2
 
-	local pm; pm=$(head -1 "/var/lib/postgresql/15/main/postmaster.pid" 2>/dev/null)
+	local pm; pm=$(head -1 "/var/lib/postgresql/$PG_VER/main/postmaster.pid" 2>/dev/null)
 	if [ -n "$pm" ] && ! tr '\0' '\n' <"/proc/$pm/environ" | grep -qE '^(GLIBC_TUNABLES|_MTAG_ENABLE)='; then
 		pass postgres/env-cleaned
 		info "postgres: postmaster $pm environment: $(tr '\0' ' ' <"/proc/$pm/environ" | cut -c1-200)"
