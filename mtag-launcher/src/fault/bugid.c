@@ -350,6 +350,43 @@ out:
 	return r;
 }
 
+int bug_object_of_exe(const char *proc, pid_t pid, struct bug_object *o, const char **why)
+{
+	struct procmap *m = xmalloc(sizeof(*m));
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+	int r = 0;
+
+	memset(o, 0, sizeof(*o));
+	*why = "the process's executable cannot be read (it is gone)";
+	snprintf(path, sizeof(path), "%s/%d/exe", proc, (int)pid);
+	if (stat(path, &st) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/%d/maps", proc, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		goto out;
+	*why = "no executable mapping of the process's executable (it exec'd?)";
+	while ((n = getline(&line, &cap, f)) > 0)
+		if (procmaps_parse_line(line, (size_t)n, m) == 0 && m->path[0] == '/' &&
+		    m->perms[2] == 'x' && m->inode == (uint64_t)st.st_ino) {
+			r = 1;
+			break;
+		}
+	free(line);
+	fclose(f);
+	/* Its text, through bug_object_of_pc()'s checks; the offset of its
+	 * first byte means nothing. */
+	if (r)
+		r = bug_object_of_pc(proc, pid, m->start, o, why);
+out:
+	free(m);
+	return r;
+}
+
 /* --- dpkg ---------------------------------------------------------------- */
 
 /* Does the list file LIST hold the line PATH (or ALT)?  *BUDGET: bytes

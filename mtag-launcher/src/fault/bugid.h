@@ -64,6 +64,12 @@ struct bug_object {
 int bug_object_of_pc(const char *proc, pid_t pid, uint64_t pc, struct bug_object *o,
 		     const char **why);
 
+/* The object of the main executable of PROC/PID, for an async fault,
+ * which has no pc: the executable mapping of the file PROC/PID/exe names
+ * (by its inode), then as bug_object_of_pc() at its start (O->offset is
+ * that of the mapping, not of any instruction).  1, 0 (*WHY), -errno. */
+int bug_object_of_exe(const char *proc, pid_t pid, struct bug_object *o, const char **why);
+
 /* The package (dpkg's name, ":ARCH" for a Multi-Arch: same package) and
  * version that own PATH, if PATH on this host is the file of INODE (a
  * container's file of the same name is not the host's package's).  The

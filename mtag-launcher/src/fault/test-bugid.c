@@ -78,6 +78,26 @@ static void test_signature(void)
 	CHECK(!bug_signature(NULL, NULL, NULL, NULL, "overflow", 0x10, a));
 }
 
+static void test_async_signature(void)
+{
+	char a[BUG_SIGNATURE_LEN + 1], b[BUG_SIGNATURE_LEN + 1], hex[65];
+	const char *bid = "c89156ebdabf859f4ee70cb0c303004dccf1ae51";
+	static const char in[] = "mtag-bug-v1\0c89156ebdabf859f4ee70cb0c303004dccf1ae51\0async\0";
+
+	/* bugid.h's definition, byte for byte: no offset. */
+	CHECK(bug_async_signature(bid, NULL, NULL, NULL, a));
+	sha256_hex(in, sizeof(in) - 1, hex);
+	CHECK(strncmp(a, hex, BUG_SIGNATURE_LEN) == 0 && strlen(a) == BUG_SIGNATURE_LEN);
+	/* Never a sync fault's of the same object, whatever its offset or
+	 * cause. */
+	CHECK(bug_signature(bid, NULL, NULL, NULL, "unknown", 0, b) && strcmp(a, b) != 0);
+	CHECK(bug_signature(bid, NULL, NULL, NULL, "async", 0, b) && strcmp(a, b) != 0);
+	/* The package's build without a build-id; nothing: none. */
+	CHECK(bug_async_signature("", "nginx-core", "1.22.1-9", "/usr/sbin/nginx", a));
+	CHECK(bug_async_signature("", "nginx-core", "1.22.1-10", "/usr/sbin/nginx", b) && strcmp(a, b) != 0);
+	CHECK(!bug_async_signature("", "", "", "/usr/sbin/nginx", a) && !a[0]);
+}
+
 /* A recorded /proc with process PID mapping OBJ (inode INO) at
  * 0x400000-0x480000, file offset 0x10000, with PERMS; a root link to /. */
 static const char *fake_proc(pid_t pid, const char *obj, uint64_t ino, const char *perms)
@@ -173,6 +193,25 @@ static void test_object_of_pc(void)
 	proc = fake_proc(154, path, (uint64_t)st.st_ino, "r-xp");
 	CHECK(bug_object_of_pc(proc, 154, 0x412340, o, &why) == 1);
 	CHECK(strstr(o->note, "deleted") != NULL && !o->package[0]);
+
+	/* The main executable (an async fault): PID/exe's file, found in
+	 * the maps by its inode. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino, "r-xp");
+	snprintf(path, sizeof(path), "%s/157/exe", proc);
+	unlink(path);
+	CHECK(symlink(obj, path) == 0);
+	why = NULL;
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 1);
+	CHECK_STR(o->path, obj);
+	CHECK(strlen(o->build_id) >= 16 && strcmp(o->package, "app:arm64") == 0);
+	/* Mapped without execute permission: not its text. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino, "r--p");
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "no executable mapping"));
+	/* Another file than the one mapped (it exec'd), or none. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino + 1, "r-xp");
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "no executable mapping"));
+	unlink(path);
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "gone"));
 	bug_set_dpkg_admindir(NULL);
 
 }
@@ -271,6 +310,7 @@ void run_bugid_tests(void)
 {
 	RUN(test_sha256_vectors);
 	RUN(test_signature);
+	RUN(test_async_signature);
 	RUN(test_object_of_pc);
 	RUN(test_dpkg_owner);
 	RUN(test_bug_rows);

@@ -172,12 +172,16 @@ static void decide_fault(const char *proc, struct faultd_record *r)
 			snprintf(r->mode, sizeof(r->mode), "%s", mode);
 		if (f->kind == MTE_FAULT_SYNC && !pc_object(proc, pid, f->pc, r->object, sizeof(r->object)))
 			r->object[0] = '\0';
-		/* The bug's identity (bugid.h); the thread checked again
-		 * after it, as the PID may have been reused meanwhile. */
-		if (r->object[0]) {
+		/* The bug's identity (bugid.h): the pc's object, or for an
+		 * async fault (no pc) the main executable; the thread checked
+		 * again after it, as the PID may have been reused meanwhile. */
+		if (r->object[0] || f->kind == MTE_FAULT_ASYNC) {
+			int got;
+
 			r->bug = xmalloc(sizeof(*r->bug));
-			if (bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why) != 1 ||
-			    !same_thread(proc, pid, f->tid, f->comm)) {
+			got = f->kind == MTE_FAULT_ASYNC ? bug_object_of_exe(proc, pid, r->bug, &r->bug_why) :
+							   bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why);
+			if (got != 1 || !same_thread(proc, pid, f->tid, f->comm)) {
 				if (!r->bug_why)
 					r->bug_why = "the thread is gone (its PID may be reused)";
 				free(r->bug);
@@ -229,24 +233,33 @@ enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
 /* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
  * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
  * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
- * missing. */
-static void add_bug(struct log_struct *e, const struct bug_object *b, const char *cause)
+ * missing.  An async fault (SYNC false) has no pc: the main executable
+ * is named, no offset, and the signature is the coarse one
+ * (MTAG_SIGNATURE_KIND=coarse). */
+static void add_bug(struct log_struct *e, const struct bug_object *b, bool sync, const char *cause)
 {
 	char sig[BUG_SIGNATURE_LEN + 1];
 	size_t l = strlen(b->path);
 	char *epath = xmalloc(4 * l + 1);
+	bool signed_;
 
 	log_struct_add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
 	free(epath);
-	log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
+	if (sync)
+		log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
 	if (b->build_id[0])
 		log_struct_add(e, "MTAG_BUILD_ID", "%s", b->build_id);
 	if (b->package[0]) {
 		log_struct_add(e, "MTAG_PACKAGE", "%s", b->package);
 		log_struct_add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
 	}
-	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
+	signed_ = sync ? bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig) :
+			 bug_async_signature(b->build_id, b->package, b->version, b->path, sig);
+	if (signed_) {
 		log_struct_add(e, "MTAG_SIGNATURE", "%s", sig);
+		if (!sync)
+			log_struct_add(e, "MTAG_SIGNATURE_KIND", "coarse");
+	}
 	if (b->note[0])
 		log_struct_add(e, "MTAG_BUG_NOTE", "%s", b->note);
 }
@@ -383,11 +396,11 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 		log_struct_add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
 		if (r->object[0])
 			log_struct_add(e, "MTAG_PC_OBJECT", "%s", r->object);
-		if (r->bug)
-			add_bug(e, r->bug, mte_cause_name(ci->cause));
-		else if (r->bug_why)
-			log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	}
+	if (r->bug)
+		add_bug(e, r->bug, sync, mte_cause_name(ci->cause));
+	else if (r->bug_why)
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));
 		log_struct_add(e, "MTAG_TAGS", "%s", tags);

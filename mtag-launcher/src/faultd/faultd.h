@@ -63,7 +63,8 @@ struct faultd_record {
 	char user_unit[256];      /* within it, a unit of a user's manager */
 	char mode[32];            /* the thread's MTE_TCF, if it is still there */
 	char object[4096];        /* sync: the mapping of the PC */
-	struct bug_object *bug;   /* sync: the bug's identity (bugid.h), NULL: none */
+	struct bug_object *bug;   /* the bug's identity (bugid.h): the pc's object,
+	                             async: the main executable; NULL: none */
 	const char *bug_why;      /* why there is none, NULL: no reason to say */
 	/* Filled by mtag-faultd's upgrade step: */
 	enum faultd_upgrade upgrade;
