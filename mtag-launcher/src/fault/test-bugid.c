@@ -283,9 +283,15 @@ static void test_bug_rows(void)
 			f.hostname = mid;
 			bug_set_add(&set, &f);
 		}
+	/* An async fault: its row is coarse, its class "async" whatever
+	 * MTAG_CAUSE says. */
+	f.signature = "3333333333333333";
+	f.cause = "unknown";
+	f.coarse = true;
+	bug_set_add(&set, &f);
 	bug_set_sort(&set);
 	rows = set.rows;
-	CHECK(set.n == 302);
+	CHECK(set.n == 303);
 	/* Most hosts first: the fleet's bug 0 is on every host. */
 	CHECK_STR(rows[0].signature, "0000000000010000");
 	CHECK(rows[0].n_hosts == 500 && rows[0].count == 500);
@@ -301,6 +307,9 @@ static void test_bug_rows(void)
 			CHECK_STR(rows[i + 1].cause, "use-after-free");
 			CHECK(rows[i + 1].n_hosts == 1 && rows[i + 1].count == 4);
 		}
+		CHECK(rows[i].coarse == (strcmp(rows[i].signature, "3333333333333333") == 0));
+		if (rows[i].coarse)
+			CHECK_STR(rows[i].cause, "async");
 		CHECK(i == 0 || rows[i - 1].n_hosts >= rows[i].n_hosts);
 	}
 	bug_set_free(&set);

@@ -35,7 +35,8 @@ void bug_set_add(struct bug_set *s, const struct bug_fault *f)
 		r = &s->rows[s->n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->signature, sizeof(r->signature), "%s", f->signature);
-		snprintf(r->cause, sizeof(r->cause), "%s", bug_cause_class(f->cause));
+		snprintf(r->cause, sizeof(r->cause), "%s", f->coarse ? "async" : bug_cause_class(f->cause));
+		r->coarse = f->coarse;
 		r->first_usec = UINT64_MAX;
 		*slot = (void *)(uintptr_t)s->n;
 	}
@@ -243,7 +244,10 @@ static void version_json(struct json *w, const struct bug_row *r)
 
 static void object_text(const struct bug_row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s+%s", r->object[0] ? r->object : "?", r->offset[0] ? r->offset : "?");
+	if (r->coarse)
+		snprintf(buf, len, "%s (no pc: coarse)", r->object[0] ? r->object : "?");
+	else
+		snprintf(buf, len, "%s+%s", r->object[0] ? r->object : "?", r->offset[0] ? r->offset : "?");
 }
 
 static void object_json(struct json *w, const struct bug_row *r)
@@ -253,7 +257,12 @@ static void object_json(struct json *w, const struct bug_row *r)
 
 static void offset_json(struct json *w, const struct bug_row *r)
 {
-	json_string(w, r->offset[0] ? r->offset : NULL);
+	json_string(w, r->offset[0] && !r->coarse ? r->offset : NULL);
+}
+
+static void coarse_json(struct json *w, const struct bug_row *r)
+{
+	json_bool(w, r->coarse);
 }
 
 static void build_id_json(struct json *w, const struct bug_row *r)
@@ -304,6 +313,7 @@ static const struct bug_column columns[] = {
 	{ "OBJECT", 0, "object", object_text, object_json },
 	{ NULL, 0, "offset", NULL, offset_json },
 	{ NULL, 0, "build_id", NULL, build_id_json },
+	{ NULL, 0, "coarse", NULL, coarse_json },
 	{ "HOSTNAMES", 0, "host_list", hostnames_text, host_list_json },
 };
 #define N_COLUMNS (sizeof(columns) / sizeof(columns[0]))

@@ -58,12 +58,12 @@ int verb_bugs(const struct ctl *c)
 {
 	struct bug_set set = { 0 };
 	size_t n, shown;
-	unsigned long unsigned_faults = 0, untrusted = 0, total = 0;
+	unsigned long unsigned_faults = 0, untrusted = 0, total = 0, coarse = 0;
 	sd_journal *j;
 	uint64_t u;
 	int e;
 	struct {
-		char sig[64], cause[32], object[1024], offset[24], build_id[160], package[256],
+		char sig[64], kind[16], cause[32], object[1024], offset[24], build_id[160], package[256],
 		     version[128], machine_id[64], hostname[256], unit[256];
 	} *f = xmalloc(sizeof(*f));
 
@@ -96,6 +96,7 @@ int verb_bugs(const struct ctl *c)
 			unsigned_faults++;
 			continue;
 		}
+		sd_ctl_field(j, "MTAG_SIGNATURE_KIND", f->kind, sizeof(f->kind));
 		sd_ctl_field(j, "MTAG_CAUSE", f->cause, sizeof(f->cause));
 		sd_ctl_field(j, "MTAG_OBJECT", f->object, sizeof(f->object));
 		sd_ctl_field(j, "MTAG_OFFSET", f->offset, sizeof(f->offset));
@@ -110,7 +111,9 @@ int verb_bugs(const struct ctl *c)
 			.signature = f->sig, .cause = f->cause, .object = f->object, .offset = f->offset,
 			.build_id = f->build_id, .package = f->package, .version = f->version,
 			.machine_id = f->machine_id, .hostname = f->hostname, .unit = f->unit, .usec = u,
+			.coarse = strcmp(f->kind, "coarse") == 0,
 		};
+		coarse += bf.coarse;
 		bug_set_add(&set, &bf);
 	}
 	if (e < 0)
@@ -132,8 +135,10 @@ int verb_bugs(const struct ctl *c)
 			printf("\n%zu bug%s in %lu fault%s", n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
 			if (shown < n)
 				printf(" (the first %zu shown)", shown);
+			if (coarse)
+				printf("; %lu async (no pc: one line per program build, not per bug)", coarse);
 			if (unsigned_faults)
-				printf("; %lu without a signature (async, or the process was gone before mtag-faultd read its maps: mtagctl faults shows them)",
+				printf("; %lu without a signature (the process was gone before mtag-faultd read its maps: mtagctl faults shows them)",
 				       unsigned_faults);
 			if (untrusted)
 				printf("; %lu entr%s not written by mtag-faultd ignored", untrusted,

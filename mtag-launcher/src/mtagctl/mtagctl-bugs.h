@@ -27,7 +27,9 @@ struct bug_host {
 
 struct bug_row {
 	char signature[BUG_SIGNATURE_LEN + 1];
-	char cause[32];           /* bug_cause_class() of MTAG_CAUSE */
+	char cause[32];           /* bug_cause_class() of MTAG_CAUSE, "async" */
+	bool coarse;              /* an async fault's signature: the program,
+	                             not the instruction (bugid.h) */
 	char object[1024];        /* MTAG_OBJECT (escaped by mtag-faultd) */
 	char offset[24];          /* MTAG_OFFSET */
 	char build_id[2 * BUG_BUILD_ID_MAX + 1];
@@ -55,6 +57,7 @@ struct bug_fault {
 	const char *signature, *cause, *object, *offset, *build_id, *package, *version;
 	const char *machine_id, *hostname, *unit;
 	uint64_t usec;
+	bool coarse;              /* MTAG_SIGNATURE_KIND=coarse */
 };
 void bug_set_add(struct bug_set *s, const struct bug_fault *f);
 
