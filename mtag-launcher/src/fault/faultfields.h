@@ -35,13 +35,16 @@
  *   MTAG_PC_OBJECT       /path/of/binary+0xOFFSET, from /proc/PID/maps
  *                        when the process was still there
  *   MTAG_OBJECT          the file mapped at the pc (sync, process still
- *                        there; control bytes escaped) ...
- *   MTAG_OFFSET          ... and the pc's offset in it, 0x...
+ *                        there; control bytes escaped; async: the main
+ *                        executable) ...
+ *   MTAG_OFFSET          ... and the pc's offset in it, 0x... (sync)
  *   MTAG_BUILD_ID        its GNU build-id, hex (libdw)
  *   MTAG_PACKAGE, MTAG_PACKAGE_VERSION   the dpkg package ("name" or
  *                        "name:arch") and version that own it
  *   MTAG_SIGNATURE       16 hex digits naming the bug across hosts
  *                        (bugid.h: build-id, cause class, offset)
+ *   MTAG_SIGNATURE_KIND  coarse: an async fault's (the program's build-id
+ *                        and "async": no pc); absent for a sync fault
  *   MTAG_BUG_NOTE        what of these could not be read, and why
  *   MTAG_TAGS            8 before, [fault], 8 after, as the kernel printed
  *   MTAG_CAUSE           overflow | underflow | use-after-free |
