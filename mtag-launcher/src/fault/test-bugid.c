@@ -289,6 +289,12 @@ static void test_bug_rows(void)
 	f.cause = "unknown";
 	f.coarse = true;
 	bug_set_add(&set, &f);
+	/* Stack signatures: each once, only under a row there is. */
+	bug_set_add_stack(&set, "1111111111111111", "aaaaaaaaaaaaaaaa");
+	bug_set_add_stack(&set, "1111111111111111", "bbbbbbbbbbbbbbbb");
+	bug_set_add_stack(&set, "1111111111111111", "aaaaaaaaaaaaaaaa");
+	bug_set_add_stack(&set, "9999999999999999", "cccccccccccccccc");
+	bug_set_add_stack(&set, "2222222222222222", "");
 	bug_set_sort(&set);
 	rows = set.rows;
 	CHECK(set.n == 303);
@@ -303,11 +309,13 @@ static void test_bug_rows(void)
 			CHECK(rows[i].n_units == 2);
 			CHECK_STR(rows[i].units[0], "nginx-debug.service");
 			CHECK_STR(rows[i].hosts[1].hostname, "host-b");
+			CHECK(rows[i].n_stacks == 2 && strcmp(rows[i].stacks[1], "bbbbbbbbbbbbbbbb") == 0);
 			CHECK(i + 1 < set.n && strcmp(rows[i + 1].signature, "2222222222222222") == 0);
 			CHECK_STR(rows[i + 1].cause, "use-after-free");
 			CHECK(rows[i + 1].n_hosts == 1 && rows[i + 1].count == 4);
 		}
 		CHECK(rows[i].coarse == (strcmp(rows[i].signature, "3333333333333333") == 0));
+		CHECK(rows[i].n_stacks == 0 || strcmp(rows[i].signature, "1111111111111111") == 0);
 		if (rows[i].coarse)
 			CHECK_STR(rows[i].cause, "async");
 		CHECK(i == 0 || rows[i - 1].n_hosts >= rows[i].n_hosts);

@@ -186,6 +186,12 @@ static void decide_fault(const char *proc, struct faultd_record *r)
 					r->bug_why = "the thread is gone (its PID may be reused)";
 				free(r->bug);
 				r->bug = NULL;
+			} else if (f->kind == MTE_FAULT_ASYNC) {
+				bug_async_signature(r->bug->build_id, r->bug->package, r->bug->version,
+						    r->bug->path, r->signature);
+			} else {
+				bug_signature(r->bug->build_id, r->bug->package, r->bug->version, r->bug->path,
+					      mte_cause_name(r->ci.cause), r->bug->offset, r->signature);
 			}
 		}
 	}
@@ -236,12 +242,11 @@ enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
  * missing.  An async fault (SYNC false) has no pc: the main executable
  * is named, no offset, and the signature is the coarse one
  * (MTAG_SIGNATURE_KIND=coarse). */
-static void add_bug(struct log_struct *e, const struct bug_object *b, bool sync, const char *cause)
+static void add_bug(struct log_struct *e, const struct faultd_record *r, bool sync)
 {
-	char sig[BUG_SIGNATURE_LEN + 1];
+	const struct bug_object *b = r->bug;
 	size_t l = strlen(b->path);
 	char *epath = xmalloc(4 * l + 1);
-	bool signed_;
 
 	log_struct_add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
 	free(epath);
@@ -253,10 +258,8 @@ static void add_bug(struct log_struct *e, const struct bug_object *b, bool sync,
 		log_struct_add(e, "MTAG_PACKAGE", "%s", b->package);
 		log_struct_add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
 	}
-	signed_ = sync ? bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig) :
-			 bug_async_signature(b->build_id, b->package, b->version, b->path, sig);
-	if (signed_) {
-		log_struct_add(e, "MTAG_SIGNATURE", "%s", sig);
+	if (r->signature[0]) {
+		log_struct_add(e, "MTAG_SIGNATURE", "%s", r->signature);
 		if (!sync)
 			log_struct_add(e, "MTAG_SIGNATURE_KIND", "coarse");
 	}
@@ -398,7 +401,7 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 			log_struct_add(e, "MTAG_PC_OBJECT", "%s", r->object);
 	}
 	if (r->bug)
-		add_bug(e, r->bug, sync, mte_cause_name(ci->cause));
+		add_bug(e, r, sync);
 	else if (r->bug_why)
 		log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	if (f->has_tags) {
@@ -415,6 +418,57 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 		log_struct_add(e, "MTAG_DISTANCE", "%" PRIu64, ci->distance);
 	add_origin(e, r);
 	add_upgrade(e, r);
+}
+
+bool faultd_pending_of(const struct faultd_record *r, struct faultd_pending *p)
+{
+	const struct mte_fault *f = &r->f;
+
+	if (r->kind != FAULTD_FAULT || f->kind != MTE_FAULT_SYNC || f->report != MTE_FAULT_SIGNAL ||
+	    !r->signature[0])
+		return false;
+	memset(p, 0, sizeof(*p));
+	p->pid = f->pid ? f->pid : f->tid;
+	p->tid = f->tid;
+	snprintf(p->comm, sizeof(p->comm), "%s", f->comm);
+	snprintf(p->unit, sizeof(p->unit), "%s", r->unit);
+	snprintf(p->signature, sizeof(p->signature), "%s", r->signature);
+	snprintf(p->cursor, sizeof(p->cursor), "%s", r->cursor ? r->cursor : "");
+	p->usec = r->realtime_usec;
+	return true;
+}
+
+void faultd_frames_entry(const struct faultd_pending *p, const struct bug_frame *fr, int n,
+			 const char *why, struct log_struct *e)
+{
+	char frames[(BUG_CALLERS + 1) * (2 * BUG_BUILD_ID_MAX + 24)], stack[BUG_SIGNATURE_LEN + 1] = "";
+	char ecomm[4 * sizeof(p->comm) + 1];
+
+	cescape(p->comm, ecomm, sizeof(ecomm));
+	if (n > 0) {
+		bug_frames_text(fr, (size_t)n, frames, sizeof(frames));
+		bug_stack_signature(p->signature, fr, (size_t)n, stack, NULL);
+		log_struct_begin(e, LOG_INFO, MSGID_FAULT_FRAMES,
+				 "%s%s%s[%d]: the top frames of tag-check fault %s, from its core: %s",
+				 p->unit, p->unit[0] ? ": " : "", ecomm, (int)p->pid, p->signature, frames);
+		log_struct_add(e, "MTAG_FRAMES", "%s", frames);
+		if (stack[0])
+			log_struct_add(e, "MTAG_STACK_SIGNATURE", "%s", stack);
+	} else {
+		log_struct_begin(e, LOG_INFO, MSGID_FAULT_FRAMES,
+				 "%s%s%s[%d]: no frames of tag-check fault %s from its core: %s",
+				 p->unit, p->unit[0] ? ": " : "", ecomm, (int)p->pid, p->signature,
+				 why ? why : "unknown");
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", why ? why : "unknown");
+	}
+	log_struct_add(e, "MTAG_SIGNATURE", "%s", p->signature);
+	if (p->unit[0])
+		log_struct_add(e, "MTAG_UNIT", "%s", p->unit);
+	log_struct_add(e, "MTAG_PID", "%d", (int)p->pid);
+	log_struct_add(e, "MTAG_TID", "%d", (int)p->tid);
+	log_struct_add(e, "MTAG_COMM", "%s", p->comm);
+	if (p->cursor[0])
+		log_struct_add(e, "MTAG_KERNEL_CURSOR", "%s", p->cursor);
 }
 
 /* The kernel's "N fault reports suppressed for ..." line. */

@@ -40,6 +40,8 @@ struct bug_row {
 	struct strmap host_index; /* machine ID -> index in hosts + 1 */
 	char **units;
 	size_t n_units, cap_units;
+	char **stacks;            /* the stack signatures of its faults' cores */
+	size_t n_stacks, cap_stacks;
 };
 
 /* The rows, and an index by signature: a fleet's journals hold many
@@ -60,6 +62,9 @@ struct bug_fault {
 	bool coarse;              /* MTAG_SIGNATURE_KIND=coarse */
 };
 void bug_set_add(struct bug_set *s, const struct bug_fault *f);
+/* A stack signature (MSGID_FAULT_FRAMES' MTAG_STACK_SIGNATURE) of a
+ * fault of SIGNATURE's row, if S has that row (before bug_set_sort()). */
+void bug_set_add_stack(struct bug_set *s, const char *signature, const char *stack);
 
 /* Most hosts first, then most faults, then the latest, then by
  * signature (the index is dropped: no adding after this). */

@@ -90,9 +90,15 @@ int fault_journal_open(const struct ctl *c, sd_journal **j)
 
 void fault_journal_match(const struct ctl *c, sd_journal *j)
 {
+	fault_journal_match_id(c, j, MSGID_FAULT);
+}
+
+void fault_journal_match_id(const struct ctl *c, sd_journal *j, const char *msgid)
+{
 	char m[300];
 
-	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	snprintf(m, sizeof(m), "MESSAGE_ID=%s", msgid);
+	sd_journal_add_match(j, m, 0);
 	sd_journal_add_match(j, "_UID=0", 0);
 	if (c->unit) {
 		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
@@ -192,25 +198,15 @@ static char *stack_of(const char *msg)
  * Returns 0 with *DATA (malloc'ed) and *SIZE, or -errno with WHY. */
 static int load_core(sd_journal *j, const char *file, void **data, size_t *size, char *why, size_t wlen)
 {
-	const void *d;
-	size_t l, nl = strlen("COREDUMP=");
+	const void *d = NULL;
+	size_t l = 0;
 
-	if (file[0])
-		return core_load(COREDUMP_DIR, file, CORE_LOAD_MAX, data, size, why, wlen);
-	sd_journal_set_data_threshold(j, CORE_LOAD_MAX + nl + 1);
-	if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0 || l <= nl) {
-		snprintf(why, wlen, "the core is not stored (systemd-coredump's Storage=none, or it was too large)");
-		return -ENOENT;
+	if (!file[0]) {
+		sd_journal_set_data_threshold(j, CORE_LOAD_MAX + strlen("COREDUMP=") + 1);
+		if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0)
+			d = NULL;
 	}
-	if (l > CORE_LOAD_MAX + nl) {
-		snprintf(why, wlen, "refused: the core is larger than %llu MiB",
-			 (unsigned long long)(CORE_LOAD_MAX >> 20));
-		return -EFBIG;
-	}
-	*size = l - nl;
-	*data = xmalloc(*size);
-	memcpy(*data, (const char *)d + nl, *size);
-	return 0;
+	return core_load_entry(file, d, l, CORE_LOAD_MAX, data, size, why, wlen);
 }
 
 /* The top frames of R's thread in the core DATA (coreframes.h), and the

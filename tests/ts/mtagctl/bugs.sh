@@ -81,6 +81,13 @@ sigb=$(sed -n 's/^MTAG_SIGNATURE=//p' "$T/b.entries" | tr '\n' ' ')
 want1=$(printf 'mtag-bug-v1\0%s\0overflow\0ba1c0' "$bid" | sha256sum | cut -c1-16)
 want2=$(printf 'mtag-bug-v1\0%s\0use-after-free\0%s' "$bid" 1234 | sha256sum | cut -c1-16)
 want3=$(printf 'mtag-bug-v1\0%s\0async\0' "$bid" | sha256sum | cut -c1-16)
+# stack CALLER -- the stack signature of want1 reached from the object at
+# +CALLER, then +0x5678 and +0x9abc (bugid.h), computed on its own.
+stack() {
+	printf 'mtag-stack-v1\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' "$want1" "$bid" "$1" "$bid" 5678 "$bid" 9abc |
+		sha256sum | cut -c1-16
+}
+stack1=$(stack 1238) stack2=$(stack 2000)
 if [ -z "$bid" ]; then
 	t_fail bugs/faultd-signature "$OBJ has no build-id (readelf -n)"
 elif [ "$sig1" = "$want1" ] && [ "$sigb" = "$want1 $want2 " ] &&
@@ -116,45 +123,14 @@ T0=1765000000 # Sat 2025-12-06 05:46:40 UTC
 to_export host-a aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1 $T0 <"$T/a.entries" >"$T/a.export"
 to_export host-b bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1 $((T0 + 30)) <"$T/b.entries" >"$T/b.export"
 # host-b keeps a core (systemd-coredump, Storage=journal: the core in its
-# entry) of its nginx: the faulting thread at the overflow's pc, called
-# from the object at +0x1238, then by frame records from +0x5678 and
-# +0x9abc; the object's first page in the core is an arm64 ELF header
-# with the object's build-id note (the object here is this host's
-# program).  Host-a has none: the bug is still one line.
-python3 - "$OBJ" "$T/b.core.export" $((T0 + 200)) "$bid" <<'PY'
-import struct, sys, hashlib
-obj, out, t, bid = sys.argv[1], sys.argv[2], int(sys.argv[3]), bytes.fromhex(sys.argv[4])
-base, stack = 0xbbbbc0000000, 0xffffe0000000
-def note(kind, desc):
-    return struct.pack('<III', 5, len(desc), kind) + b'CORE\0\0\0\0' + desc + b'\0' * (-len(desc) % 4)
-pr = bytearray(392)
-struct.pack_into('<H', pr, 12, 11)
-struct.pack_into('<I', pr, 32, 301)
-regs = [0] * 34
-regs[29], regs[30], regs[31], regs[32] = stack + 0x100, base + 0x1238, stack + 0x80, base + 0xba1c0
-struct.pack_into('<34Q', pr, 112, *regs)
-ps = bytearray(136)
-struct.pack_into('<I', ps, 24, 300)
-si = bytearray(128)
-struct.pack_into('<iiiiQ', si, 0, 11, 0, 9, 0, 0x0f00007fbb594d80)
-path = obj.encode() + b'\0'
-nf = struct.pack('<QQQQQ', 1, 4096, base, base + 0xda000, 0) + path
-notes = note(1, bytes(pr)) + note(3, bytes(ps)) + note(0x53494749, bytes(si)) + note(0x46494c45, nf)
-bnote = struct.pack('<III', 4, len(bid), 3) + b'GNU\0' + bid
-head = (b'\x7fELF\2\1\1' + b'\0' * 9 + struct.pack('<HHIQQQIHHHHHH', 3, 183, 1, 0, 64, 0, 0, 64, 56, 1, 64, 0, 0) +
-        struct.pack('<IIQQQQQQ', 4, 4, 120, 120, 0, len(bnote), len(bnote), 4) + bnote).ljust(4096, b'\0')
-st = bytearray(4096)
-struct.pack_into('<QQ', st, 0x100, stack + 0x200, base + 0x5678)
-struct.pack_into('<QQ', st, 0x200, stack + 0x300, base + 0x9abc)
-segs = [(base, head), (stack, bytes(st))]
-off = 64 + 56 * (1 + len(segs))
-eh = b'\x7fELF\2\1\1' + b'\0' * 9 + struct.pack('<HHIQQQIHHHHHH', 4, 183, 1, 0, 64, 0, 0, 64, 56, 1 + len(segs), 64, 0, 0)
-ph = struct.pack('<IIQQQQQQ', 4, 0, off, 0, 0, len(notes), 0, 0)
-off += len(notes)
-for va, data in segs:
-    ph += struct.pack('<IIQQQQQQ', 1, 6, off, va, 0, len(data), len(data), 4096)
-    off += len(data)
-core = eh + ph + notes + b''.join(d for _, d in segs)
+# entry) of its nginx (tests/helpers/mkcore.py): the faulting thread at
+# the overflow's pc, called from the object at +0x1238, then by frame
+# records from +0x5678 and +0x9abc.  Host-a has none: the bug is still
+# one line.
+python3 tests/helpers/mkcore.py "$OBJ" "$bid" 0xbbbbc0000000 300 301 "$T/b.core"
+python3 - "$T/b.core" "$T/b.core.export" $((T0 + 200)) <<'PY'
+import hashlib, struct, sys
+core, out, t = open(sys.argv[1], 'rb').read(), sys.argv[2], int(sys.argv[3])
 mid = hashlib.md5(b'host-b').hexdigest()
 text = ('__REALTIME_TIMESTAMP=%d000000\n__MONOTONIC_TIMESTAMP=%d000000\n_BOOT_ID=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1\n'
         '_MACHINE_ID=%s\n_HOSTNAME=host-b\n_TRANSPORT=journal\n_UID=0\n_GID=0\n_COMM=systemd-coredum\n'
@@ -164,6 +140,17 @@ with open(out, 'wb') as f:
     f.write(text.encode() + b'COREDUMP\n' + struct.pack('<Q', len(core)) + core + b'\n\n')
 PY
 cat "$T/b.core.export" >>"$T/b.export"
+# The frames entries mtag-faultd writes when a core comes (faultd's
+# journal suite checks them): host-b's core above, and host-a's of the
+# same bug from another caller; and a forged one with a third stack
+# (root, but not mtag-faultd): STACKS 2.
+frames() { # STACK
+	printf '%s\n' "MESSAGE=frames" MESSAGE_ID=b57edd2ae7164f9a90260005d212d684 "MTAG_SIGNATURE=$want1" \
+		"MTAG_STACK_SIGNATURE=$1" ''
+}
+frames "$stack1" | to_export host-b bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb1 $((T0 + 210)) >>"$T/b.export"
+frames "$stack2" | to_export host-a aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1 $((T0 + 400)) >>"$T/a.export"
+frames "$(stack 3000)" | to_export host-a aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1 $((T0 + 500)) _UID=0 >>"$T/a.export"
 # host-c: forgeries of host-a's first entry (its signature): root, but no
 # trusted field names mtag-faultd (a root program that exited before
 # journald read its /proc); a user with mtag-faultd's name.
@@ -186,23 +173,23 @@ rc=$?
 sed 's/^/#   /' "$T/bugs.out"
 rows=$(sed -n '2,/^$/p' "$T/bugs.out" | grep -c .)
 l1=$(sed -n 2p "$T/bugs.out") l2=$(grep "^$want2 " "$T/bugs.out") l3=$(grep "^$want3 " "$T/bugs.out")
-# SIGNATURE HOSTS FAULTS CAUSE UNITS FIRST(4 words) LAST(4 words) PACKAGE(2) OBJECT HOSTNAMES
-fields() { awk '{ print $1, $2, $3, $4, $5, $14, $15, $16, $17 }' <<<"$1"; }
+# SIGNATURE HOSTS FAULTS CAUSE STACKS UNITS FIRST(4 words) LAST(4 words) PACKAGE(2) OBJECT HOSTNAMES
+fields() { awk '{ print $1, $2, $3, $4, $5, $6, $15, $16, $17, $18 }' <<<"$1"; }
 if [ $rc != 0 ] || grep -q Sanitizer "$T/bugs.err"; then
 	t_fail bugs/two-hosts-one-line "status $rc: $(head -c 400 "$T/bugs.err")"
 elif [ "$rows" != 3 ]; then
 	t_fail bugs/two-hosts-one-line "$rows bugs listed, want 3"
-elif [ "$(fields "$l1")" != "$want1 2 3 overflow nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0xba1c0 host-a,host-b" ]; then
+elif [ "$(fields "$l1")" != "$want1 2 3 overflow 2 nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0xba1c0 host-a,host-b" ]; then
 	t_fail bugs/two-hosts-one-line "first line: $(fields "$l1")"
-elif [ "$(fields "$l2")" != "$want2 1 1 use-after-free nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0x1234 host-b" ]; then
+elif [ "$(fields "$l2")" != "$want2 1 1 use-after-free - nginx.service nginx-core:arm64 1.22.1-9 $OBJ+0x1234 host-b" ]; then
 	t_fail bugs/two-hosts-one-line "second line: $(fields "$l2")"
 else
 	t_pass bugs/two-hosts-one-line
 fi
 # The async fault: its own line, marked coarse (no offset: no pc).
 # CAUSE is async; OBJECT is "PATH (no pc: coarse)".
-if [ "$(awk '{ print $1, $2, $3, $4, $5, $14, $15, $16, $17, $18, $19, $20 }' <<<"$l3")" = \
-     "$want3 1 1 async nginx.service nginx-core:arm64 1.22.1-9 $OBJ (no pc: coarse) host-a" ]; then
+if [ "$(awk '{ print $1, $2, $3, $4, $5, $6, $15, $16, $17, $18, $19, $20, $21 }' <<<"$l3")" = \
+     "$want3 1 1 async - nginx.service nginx-core:arm64 1.22.1-9 $OBJ (no pc: coarse) host-a" ]; then
 	t_pass bugs/async-coarse-line
 else
 	t_fail bugs/async-coarse-line "want $want3 ... async ... $OBJ (no pc: coarse): $l3"
@@ -218,12 +205,14 @@ grep -q "^$want1 .* Sat 2025-12-06 05:46:40 UTC  Sat 2025-12-06 05:47:40 UTC " "
 if "$C" "${D[@]}" -o json bugs | python3 -c '
 import json, sys
 want1, want2, obj, bid, want3 = sys.argv[1:6]
+stacks = sys.argv[6:8]
 d = json.load(sys.stdin)
 assert [b["signature"] for b in d][0] == want1 and sorted(b["signature"] for b in d[1:]) == sorted([want2, want3]), d
 a = [b for b in d if b["signature"] == want3][0]
 assert a["coarse"] is True and a["cause"] == "async" and a["offset"] is None and a["build_id"] == bid, a
 d = [b for b in d if b["signature"] != want3]
 assert not d[0]["coarse"] and not d[1]["coarse"], d
+assert d[0]["stack_signatures"] == sorted(stacks) and d[1]["stack_signatures"] == [] and a["stack_signatures"] == [], d
 b = d[0]
 assert (b["hosts"], b["faults"], b["cause"], b["units"]) == (2, 3, "overflow", ["nginx.service"]), b
 assert (b["package"], b["version"], b["object"], b["offset"], b["build_id"]) == ("nginx-core:arm64", "1.22.1-9", obj, "0xba1c0", bid), b
@@ -231,7 +220,7 @@ assert [h["hostname"] for h in b["host_list"]] == ["host-a", "host-b"], b
 assert all(len(h["machine_id"]) == 32 for h in b["host_list"]), b
 assert b["first_usec"] == 1765000000000000 and b["last_usec"] == 1765000060000000, b
 assert d[1]["hosts"] == 1 and d[1]["cause"] == "use-after-free", d[1]
-' "$want1" "$want2" "$OBJ" "$bid" "$want3" 2>"$T/py.err"; then
+' "$want1" "$want2" "$OBJ" "$bid" "$want3" "$stack1" "$stack2" 2>"$T/py.err"; then
 	t_pass bugs/json
 else
 	t_fail bugs/json "$(tail -3 "$T/py.err")"
@@ -256,8 +245,6 @@ grep -qF "    bug:    $want2  $OBJ+0x1234" "$T/faults.out" && t_pass bugs/faults
 # signature under the bug's, computed here on its own.  The bug's
 # signature is the one host-a, without a core, has.
 "$C" --no-pager --file "$T/remote/host-b.journal" faults >"$T/frames.out" 2>&1
-stack1=$(printf 'mtag-stack-v1\0%s\0%s\0%s\0%s\0%s\0%s\0%s\0' "$want1" "$bid" 1238 "$bid" 5678 "$bid" 9abc |
-	sha256sum | cut -c1-16)
 bad=
 for l in "    bug:    $want1  $OBJ+0xba1c0  build-id $bid  package nginx-core:arm64 1.22.1-9" \
 	 "    frames: #0 $bid+0xba1c0  $OBJ" "            #1 $bid+0x1238  $OBJ" \
