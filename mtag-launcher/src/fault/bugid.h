@@ -22,8 +22,11 @@
  * time goes in.  Without a build-id (an object linked with
  * --build-id=none) the package, its version and the object's path stand
  * in for it ("pkg:NAME=VERSION:PATH"), which names the same build; with
- * neither there is no signature.  docs/fleet.md argues why this matches
- * one bug on two hosts and separates two.
+ * neither there is no signature.  An async fault, which has no pc, gets
+ * a coarse one of its main executable (bug_async_signature()); the core's
+ * top frames, when there is one, a second level under the signature
+ * (bug_stack_signature(), coreframes.h).  docs/bug-identity.md argues why
+ * this matches one bug on two hosts and separates two.
  */
 #ifndef MTAG_BUGID_H
 #define MTAG_BUGID_H
