@@ -206,7 +206,7 @@ static int read_build_id(int fd, char *out, size_t len, const char **why)
  * link (maps names a file by its real path: a link on the way was put
  * there since), with openat2() (Linux 5.6), else O_NOFOLLOW on the last
  * component only.  An fd or -errno. */
-static int open_beneath(const char *root, const char *path)
+int bug_open_beneath(const char *root, const char *path)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
@@ -262,7 +262,7 @@ static int open_object(const char *proc, pid_t pid, const struct procmap *m, con
 			return -ESTALE;
 		}
 		snprintf(path, sizeof(path), "%s/%d/root", proc, (int)pid);
-		fd = open_beneath(path, m->path);
+		fd = bug_open_beneath(path, m->path);
 		if (fd < 0) {
 			*why = fd == -ELOOP || fd == -EXDEV ?
 			       "the object's path goes through a symbolic link now (replaced since it was mapped)" :

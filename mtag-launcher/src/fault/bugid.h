@@ -73,6 +73,12 @@ int bug_object_of_pc(const char *proc, pid_t pid, uint64_t pc, struct bug_object
  * that of the mapping, not of any instruction).  1, 0 (*WHY), -errno. */
 int bug_object_of_exe(const char *proc, pid_t pid, struct bug_object *o, const char **why);
 
+/* Open PATH read-only under the directory ROOT ("/": the root) without
+ * following any symbolic link on the way (openat2() RESOLVE_NO_SYMLINKS,
+ * else O_NOFOLLOW on the last component), non-blocking.  An fd or
+ * -errno. */
+int bug_open_beneath(const char *root, const char *path);
+
 /* The package (dpkg's name, ":ARCH" for a Multi-Arch: same package) and
  * version that own PATH, if PATH on this host is the file of INODE (a
  * container's file of the same name is not the host's package's).  The

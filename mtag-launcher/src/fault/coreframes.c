@@ -24,8 +24,8 @@
 #define HEAD_PAGE 4096
 
 /* libdw opens the file of a module it found in the core, for its CFI:
- * the core names it (NT_FILE), so only a regular file, checked before
- * the open and after (a device's open can act, a FIFO's block), an
+ * the core names it (NT_FILE), so only a regular file reached without a
+ * symbolic link, checked before the open and after (a device's open can act, a FIFO's block), an
  * arm64 ELF file; libdw then checks that its build-id is the one in the
  * core. */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
@@ -42,7 +42,9 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwar
 	*elfp = NULL;
 	if (!modname || modname[0] != '/' || stat(modname, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
-	fd = open(modname, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	/* No symbolic link on the way: the kernel named the file by its
+	 * real path, a link there now was put there since. */
+	fd = bug_open_beneath("/", modname);
 	if (fd < 0)
 		return -1;
 	/* An arm64 core maps arm64 objects: a file of another machine at
