@@ -43,39 +43,126 @@ const char *bug_cause_class(const char *cause)
 	return "unknown";
 }
 
+/* The object's name in the hash: its build-id, else "pkg:NAME=VERSION:
+ * PATH".  false when there is neither. */
+static bool hash_object(struct sha256 *s, const char *build_id, const char *package,
+			const char *version, const char *path)
+{
+	if (build_id && *build_id) {
+		sha256_update(s, build_id, strlen(build_id));
+	} else if (package && *package && version && *version && path && *path) {
+		sha256_update(s, "pkg:", 4);
+		sha256_update(s, package, strlen(package));
+		sha256_update(s, "=", 1);
+		sha256_update(s, version, strlen(version));
+		sha256_update(s, ":", 1);
+		sha256_update(s, path, strlen(path));
+	} else {
+		return false;
+	}
+	sha256_update(s, "", 1);
+	return true;
+}
+
+/* The first BUG_SIGNATURE_LEN hex digits of S's digest into OUT. */
+static void hash_out(struct sha256 *s, char out[BUG_SIGNATURE_LEN + 1])
+{
+	uint8_t d[32];
+
+	sha256_final(s, d);
+	for (int i = 0; i < BUG_SIGNATURE_LEN / 2; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static void hash_str(struct sha256 *s, const char *str)
+{
+	sha256_update(s, str, strlen(str) + 1);
+}
+
 bool bug_signature(const char *build_id, const char *package, const char *version,
 		   const char *path, const char *cause, uint64_t offset,
 		   char out[BUG_SIGNATURE_LEN + 1])
 {
 	struct sha256 s;
-	uint8_t d[32];
 	char off[24];
-	static const char nul = '\0';
 
 	out[0] = '\0';
 	sha256_init(&s);
-	sha256_update(&s, "mtag-bug-v1", strlen("mtag-bug-v1") + 1);
-	if (build_id && *build_id) {
-		sha256_update(&s, build_id, strlen(build_id));
-	} else if (package && *package && version && *version && path && *path) {
-		sha256_update(&s, "pkg:", 4);
-		sha256_update(&s, package, strlen(package));
-		sha256_update(&s, "=", 1);
-		sha256_update(&s, version, strlen(version));
-		sha256_update(&s, ":", 1);
-		sha256_update(&s, path, strlen(path));
-	} else {
+	hash_str(&s, "mtag-bug-v1");
+	if (!hash_object(&s, build_id, package, version, path))
 		return false;
-	}
-	sha256_update(&s, &nul, 1);
-	cause = bug_cause_class(cause);
-	sha256_update(&s, cause, strlen(cause) + 1);
+	hash_str(&s, bug_cause_class(cause));
 	snprintf(off, sizeof(off), "%" PRIx64, offset);
 	sha256_update(&s, off, strlen(off));
-	sha256_final(&s, d);
-	for (int i = 0; i < BUG_SIGNATURE_LEN / 2; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
+	hash_out(&s, out);
 	return true;
+}
+
+bool bug_async_signature(const char *build_id, const char *package, const char *version,
+			 const char *path, char out[BUG_SIGNATURE_LEN + 1])
+{
+	struct sha256 s;
+
+	out[0] = '\0';
+	sha256_init(&s);
+	hash_str(&s, "mtag-bug-v1");
+	if (!hash_object(&s, build_id, package, version, path))
+		return false;
+	/* The class "async" is none of bug_cause_class()'s, and the empty
+	 * offset none of a sync fault's (always one hex digit at least):
+	 * no async signature is a sync one. */
+	hash_str(&s, "async");
+	hash_out(&s, out);
+	return true;
+}
+
+bool bug_stack_signature(const char *signature, const struct bug_frame *fr, size_t n,
+			 char out[BUG_SIGNATURE_LEN + 1], size_t *n_used)
+{
+	struct sha256 s;
+	char off[24];
+	size_t used = 0;
+
+	out[0] = '\0';
+	if (n_used)
+		*n_used = 0;
+	if (!signature || !*signature)
+		return false;
+	sha256_init(&s);
+	hash_str(&s, "mtag-stack-v1");
+	hash_str(&s, signature);
+	for (size_t i = 1; i < n && used < BUG_CALLERS && fr[i].build_id[0]; i++, used++) {
+		hash_str(&s, fr[i].build_id);
+		snprintf(off, sizeof(off), "%" PRIx64, fr[i].offset);
+		hash_str(&s, off);
+	}
+	if (!used)
+		return false;
+	hash_out(&s, out);
+	if (n_used)
+		*n_used = used;
+	return true;
+}
+
+void bug_frames_text(const struct bug_frame *fr, size_t n, char *buf, size_t len)
+{
+	size_t l = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && l + 1 < len; i++) {
+		int w = fr[i].object[0] ?
+			snprintf(buf + l, len - l, "%s%s+0x%" PRIx64, i ? " " : "",
+				 fr[i].build_id[0] ? fr[i].build_id : "?", fr[i].offset) :
+			snprintf(buf + l, len - l, "%s?", i ? " " : "");
+
+		if (w < 0 || (size_t)w >= len - l) {
+			buf[l] = '\0'; /* no half word */
+			break;
+		}
+		l += (size_t)w;
+	}
 }
 
 /* --- the build-id -------------------------------------------------------- */
@@ -119,7 +206,7 @@ static int read_build_id(int fd, char *out, size_t len, const char **why)
  * link (maps names a file by its real path: a link on the way was put
  * there since), with openat2() (Linux 5.6), else O_NOFOLLOW on the last
  * component only.  An fd or -errno. */
-static int open_beneath(const char *root, const char *path)
+int bug_open_beneath(const char *root, const char *path)
 {
 	struct open_how how = {
 		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
@@ -175,7 +262,7 @@ static int open_object(const char *proc, pid_t pid, const struct procmap *m, con
 			return -ESTALE;
 		}
 		snprintf(path, sizeof(path), "%s/%d/root", proc, (int)pid);
-		fd = open_beneath(path, m->path);
+		fd = bug_open_beneath(path, m->path);
 		if (fd < 0) {
 			*why = fd == -ELOOP || fd == -EXDEV ?
 			       "the object's path goes through a symbolic link now (replaced since it was mapped)" :
@@ -260,6 +347,43 @@ int bug_object_of_pc(const char *proc, pid_t pid, uint64_t pc, struct bug_object
 out:
 	free(m);
 	free(again);
+	return r;
+}
+
+int bug_object_of_exe(const char *proc, pid_t pid, struct bug_object *o, const char **why)
+{
+	struct procmap *m = xmalloc(sizeof(*m));
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+	int r = 0;
+
+	memset(o, 0, sizeof(*o));
+	*why = "the process's executable cannot be read (it is gone)";
+	snprintf(path, sizeof(path), "%s/%d/exe", proc, (int)pid);
+	if (stat(path, &st) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/%d/maps", proc, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		goto out;
+	*why = "no executable mapping of the process's executable (it exec'd?)";
+	while ((n = getline(&line, &cap, f)) > 0)
+		if (procmaps_parse_line(line, (size_t)n, m) == 0 && m->path[0] == '/' &&
+		    m->perms[2] == 'x' && m->inode == (uint64_t)st.st_ino) {
+			r = 1;
+			break;
+		}
+	free(line);
+	fclose(f);
+	/* Its text, through bug_object_of_pc()'s checks; the offset of its
+	 * first byte means nothing. */
+	if (r)
+		r = bug_object_of_pc(proc, pid, m->start, o, why);
+out:
+	free(m);
 	return r;
 }
 

@@ -22,8 +22,11 @@
  * time goes in.  Without a build-id (an object linked with
  * --build-id=none) the package, its version and the object's path stand
  * in for it ("pkg:NAME=VERSION:PATH"), which names the same build; with
- * neither there is no signature.  docs/fleet.md argues why this matches
- * one bug on two hosts and separates two.
+ * neither there is no signature.  An async fault, which has no pc, gets
+ * a coarse one of its main executable (bug_async_signature()); the core's
+ * top frames, when there is one, a second level under the signature
+ * (bug_stack_signature(), coreframes.h).  docs/bug-identity.md argues why
+ * this matches one bug on two hosts and separates two.
  */
 #ifndef MTAG_BUGID_H
 #define MTAG_BUGID_H
@@ -64,6 +67,18 @@ struct bug_object {
 int bug_object_of_pc(const char *proc, pid_t pid, uint64_t pc, struct bug_object *o,
 		     const char **why);
 
+/* The object of the main executable of PROC/PID, for an async fault,
+ * which has no pc: the executable mapping of the file PROC/PID/exe names
+ * (by its inode), then as bug_object_of_pc() at its start (O->offset is
+ * that of the mapping, not of any instruction).  1, 0 (*WHY), -errno. */
+int bug_object_of_exe(const char *proc, pid_t pid, struct bug_object *o, const char **why);
+
+/* Open PATH read-only under the directory ROOT ("/": the root) without
+ * following any symbolic link on the way (openat2() RESOLVE_NO_SYMLINKS,
+ * else O_NOFOLLOW on the last component), non-blocking.  An fd or
+ * -errno. */
+int bug_open_beneath(const char *root, const char *path);
+
 /* The package (dpkg's name, ":ARCH" for a Multi-Arch: same package) and
  * version that own PATH, if PATH on this host is the file of INODE (a
  * container's file of the same name is not the host's package's).  The
@@ -86,11 +101,41 @@ void bug_set_dpkg_admindir(const char *dir);
  * same stale pointer one or the other by chance of reuse) or "unknown". */
 const char *bug_cause_class(const char *cause);
 
+/* One frame of the faulting thread's stack (coreframes.h): FRAME 0 the
+ * pc, then the callers, each by its return address. */
+#define BUG_CALLERS 3             /* callers that go in the stack signature */
+struct bug_frame {
+	uint64_t pc;              /* absolute: this process's address */
+	char object[1024];        /* the file mapped there, "" none */
+	uint64_t offset;          /* PC's offset in that file */
+	char build_id[2 * BUG_BUILD_ID_MAX + 1]; /* hex, "" unknown */
+};
+
 /* The signature (BUG_SIGNATURE_LEN hex digits and a NUL) into OUT.
  * BUILD_ID hex, or "" to use PACKAGE, VERSION and PATH; false (OUT "")
  * when there is nothing to name the object by. */
 bool bug_signature(const char *build_id, const char *package, const char *version,
 		   const char *path, const char *cause, uint64_t offset,
 		   char out[BUG_SIGNATURE_LEN + 1]);
+
+/* The coarse signature of an async fault, which has no pc: the first 16
+ * hex digits of SHA-256("mtag-bug-v1" NUL BUILD_ID NUL "async" NUL) of
+ * the process's main executable (the package, its version and its path
+ * without a build-id, as bug_signature()).  Every async fault of one
+ * build of one program is one line. */
+bool bug_async_signature(const char *build_id, const char *package, const char *version,
+			 const char *path, char out[BUG_SIGNATURE_LEN + 1]);
+
+/* The stack signature, a second level under SIGNATURE: the first 16 hex
+ * digits of SHA-256("mtag-stack-v1" NUL SIGNATURE NUL, then for each
+ * caller FR[1..] up to BUG_CALLERS: BUILD_ID NUL OFFSET NUL).  The
+ * callers are taken up to the first without a build-id; false (OUT "")
+ * when none has one.  *N_USED: how many went in (may be NULL). */
+bool bug_stack_signature(const char *signature, const struct bug_frame *fr, size_t n,
+			 char out[BUG_SIGNATURE_LEN + 1], size_t *n_used);
+
+/* FR as "BUILD_ID+0xOFFSET" words, FR[0] first, ' ' between them ("?"
+ * for an unknown build-id), into BUF: MTAG_FRAMES. */
+void bug_frames_text(const struct bug_frame *fr, size_t n, char *buf, size_t len);
 
 #endif

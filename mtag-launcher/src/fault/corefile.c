@@ -108,7 +108,10 @@ static void parse_notes(struct corefile *c, uint64_t off, uint64_t len)
 				c->tid = (pid_t)le(d + PRSTATUS_PID, 4);
 			else if (type == NT_PRPSINFO && descsz >= PRPSINFO_PID + 4 && !c->pid)
 				c->pid = (pid_t)le(d + PRPSINFO_PID, 4);
-			else if (type == NT_SIGINFO && descsz >= SIGINFO_ADDR + 8 && !c->signo) {
+			else if (type == NT_FILE && !c->nt_file_off) {
+				c->nt_file_off = desc_off;
+				c->nt_file_len = descsz;
+			} else if (type == NT_SIGINFO && descsz >= SIGINFO_ADDR + 8 && !c->signo) {
 				c->signo = (int)le(d + SIGINFO_SIGNO, 4);
 				c->si_code = (int)le(d + SIGINFO_CODE, 4);
 				c->si_addr = le(d + SIGINFO_ADDR, 8);
@@ -274,6 +277,47 @@ int core_read(const struct corefile *c, uint64_t addr, void *buf, size_t n)
 		addr += avail;
 		if (n && addr == 0)
 			return -1; /* wrapped */
+	}
+	return 0;
+}
+
+/* NT_FILE: count, page size, COUNT (start, end, offset in pages), then
+ * COUNT NUL-terminated paths (the kernel's fill_files_note()). */
+int core_mapping_of(const struct corefile *c, uint64_t addr, struct core_mapping *m)
+{
+	const unsigned char *d = c->map + c->nt_file_off;
+	uint64_t len = c->nt_file_len, count, page, names;
+	const unsigned char *p, *end;
+
+	if (!c->nt_file_off || !in_file(c, c->nt_file_off, len) || len < 16)
+		return 0;
+	count = le(d, 8);
+	page = le(d + 8, 8);
+	if (count > (len - 16) / 24 || page == 0 || page > (1u << 30))
+		return 0;
+	names = 16 + 24 * count;
+	p = d + names;
+	end = d + len;
+	for (uint64_t i = 0; i < count; i++) {
+		const unsigned char *e = memchr(p, '\0', (size_t)(end - p));
+		uint64_t start = le(d + 16 + 24 * i, 8), stop = le(d + 24 + 24 * i, 8);
+		uint64_t pg = le(d + 32 + 24 * i, 8);
+
+		if (!e)
+			return 0;
+		if (addr >= start && addr < stop && pg <= UINT64_MAX / page) {
+			size_t l = (size_t)(e - p);
+
+			if (l >= sizeof(m->path))
+				l = sizeof(m->path) - 1;
+			m->start = start;
+			m->end = stop;
+			m->pgoff = pg * page;
+			memcpy(m->path, p, l);
+			m->path[l] = '\0';
+			return 1;
+		}
+		p = e + 1;
 	}
 	return 0;
 }

@@ -38,6 +38,8 @@ struct corefile {
 	pid_t tid;                /* first NT_PRSTATUS pr_pid (the dumping thread) */
 	int signo, si_code;       /* NT_SIGINFO, 0: none */
 	uint64_t si_addr;
+	uint64_t nt_file_off;     /* NT_FILE's descriptor in the file, 0: none */
+	uint64_t nt_file_len;
 	bool truncated;           /* a segment reaches past the end of the file */
 	bool mapped;              /* map is ours to munmap() */
 };
@@ -58,6 +60,17 @@ int core_tag(const struct corefile *c, uint64_t addr);
 int core_read(const struct corefile *c, uint64_t addr, void *buf, size_t n);
 /* Whether the core has any tag segment. */
 bool core_has_tags(const struct corefile *c);
+
+/* The file mapping that holds ADDR, from the core's NT_FILE note (the
+ * kernel's list of the process's file mappings): [START, END), PGOFF the
+ * file offset of START in bytes, PATH (the kernel's bytes, any but NUL:
+ * escape before printing; cut to LEN).  1, 0 when no mapping holds ADDR
+ * or the note is missing or malformed. */
+struct core_mapping {
+	uint64_t start, end, pgoff;
+	char path[1024];
+};
+int core_mapping_of(const struct corefile *c, uint64_t addr, struct core_mapping *m);
 
 /* The mte_mem_view for mte_classify(), valid while C is open. */
 void core_mem_view(const struct corefile *c, struct mte_mem_view *v);

@@ -131,6 +131,31 @@ out:
 	return *out ? 0 : -ENOMEM;
 }
 
+int core_load_entry(const char *file, const void *field, size_t len, uint64_t max, void **data,
+		    size_t *size, char *why, size_t wlen)
+{
+	const size_t nl = strlen("COREDUMP=");
+
+	*data = NULL;
+	*size = 0;
+	if (file && file[0])
+		return core_load(COREDUMP_DIR, file, max, data, size, why, wlen);
+	if (!field || len <= nl) {
+		snprintf(why, wlen, "the core is not stored (systemd-coredump's Storage=none, or it was too large)");
+		return -ENOENT;
+	}
+	if (len - nl > max) {
+		snprintf(why, wlen, "refused: the core is larger than %llu MiB", (unsigned long long)(max >> 20));
+		return -EFBIG;
+	}
+	*data = malloc(len - nl);
+	if (!*data)
+		return -ENOMEM;
+	memcpy(*data, (const char *)field + nl, len - nl);
+	*size = len - nl;
+	return 0;
+}
+
 int core_load(const char *dir, const char *path, uint64_t max, void **data, size_t *size,
 	      char *why, size_t wlen)
 {

@@ -27,4 +27,12 @@
 int core_load(const char *dir, const char *path, uint64_t max, void **data, size_t *size,
 	      char *why, size_t wlen);
 
+/* The core of systemd-coredump's entry: the file COREDUMP_FILENAME
+ * names (FILE, "" none) as core_load() reads it from COREDUMP_DIR, or
+ * else (Storage=journal) the entry's COREDUMP field, FIELD of LEN bytes
+ * with its "COREDUMP=" (NULL: the entry has none), copied if at most MAX
+ * bytes.  0 with *DATA (malloc'ed) and *SIZE, or -errno with WHY. */
+int core_load_entry(const char *file, const void *field, size_t len, uint64_t max, void **data,
+		    size_t *size, char *why, size_t wlen);
+
 #endif

@@ -14,6 +14,9 @@
 /* The kernel's count of fault lines its rate limit held back (one entry
  * per "suppressed" line, faultline.h mte_suppressed_parse()). */
 #define MSGID_FAULT_SUPPRESSED "3fa143068ad84b069bd2a1c26d7eec31"
+/* The top frames of a fault's thread, from the core systemd-coredump
+ * stored for it (mtag-faultd writes one when that core's entry comes). */
+#define MSGID_FAULT_FRAMES "b57edd2ae7164f9a90260005d212d684"
 /* systemd-coredump's entry for a core (systemd's catalog). */
 #define MSGID_COREDUMP "fc2e22bc6ee647b6b90729ab34a250b1"
 
@@ -35,13 +38,16 @@
  *   MTAG_PC_OBJECT       /path/of/binary+0xOFFSET, from /proc/PID/maps
  *                        when the process was still there
  *   MTAG_OBJECT          the file mapped at the pc (sync, process still
- *                        there; control bytes escaped) ...
- *   MTAG_OFFSET          ... and the pc's offset in it, 0x...
+ *                        there; control bytes escaped; async: the main
+ *                        executable) ...
+ *   MTAG_OFFSET          ... and the pc's offset in it, 0x... (sync)
  *   MTAG_BUILD_ID        its GNU build-id, hex (libdw)
  *   MTAG_PACKAGE, MTAG_PACKAGE_VERSION   the dpkg package ("name" or
  *                        "name:arch") and version that own it
  *   MTAG_SIGNATURE       16 hex digits naming the bug across hosts
  *                        (bugid.h: build-id, cause class, offset)
+ *   MTAG_SIGNATURE_KIND  coarse: an async fault's (the program's build-id
+ *                        and "async": no pc); absent for a sync fault
  *   MTAG_BUG_NOTE        what of these could not be read, and why
  *   MTAG_TAGS            8 before, [fault], 8 after, as the kernel printed
  *   MTAG_CAUSE           overflow | underflow | use-after-free |
@@ -61,6 +67,17 @@
  *                        cursor (MTAG_KERNEL_CURSOR) of the async fault
  *   MTAG_UPGRADED_FROM_USEC   its time
  *   MTAG_UPGRADE_INVOCATION   the upgraded start's $INVOCATION_ID
+ *
+ * Fields of an MSGID_FAULT_FRAMES entry (one per core of a sync fault
+ * that killed its process and has a signature):
+ *   MTAG_SIGNATURE       the fault's (its MSGID_FAULT entry's)
+ *   MTAG_FRAMES          the pc and up to 3 callers, innermost first, as
+ *                        BUILD_ID+0xOFFSET ("?" for a part not known)
+ *   MTAG_STACK_SIGNATURE bugid.h bug_stack_signature(): the signature
+ *                        and the callers, when one has a build-id
+ *   MTAG_UNIT, MTAG_PID, MTAG_TID, MTAG_COMM   the fault's
+ *   MTAG_KERNEL_CURSOR   the fault's kernel entry, as in its MSGID_FAULT
+ *   MTAG_BUG_NOTE        why there are no frames
  *
  * Fields of an MSGID_FAULT_SUPPRESSED entry:
  *   MTAG_SUPPRESSED      N: fault lines the kernel did not print

@@ -78,6 +78,26 @@ static void test_signature(void)
 	CHECK(!bug_signature(NULL, NULL, NULL, NULL, "overflow", 0x10, a));
 }
 
+static void test_async_signature(void)
+{
+	char a[BUG_SIGNATURE_LEN + 1], b[BUG_SIGNATURE_LEN + 1], hex[65];
+	const char *bid = "c89156ebdabf859f4ee70cb0c303004dccf1ae51";
+	static const char in[] = "mtag-bug-v1\0c89156ebdabf859f4ee70cb0c303004dccf1ae51\0async\0";
+
+	/* bugid.h's definition, byte for byte: no offset. */
+	CHECK(bug_async_signature(bid, NULL, NULL, NULL, a));
+	sha256_hex(in, sizeof(in) - 1, hex);
+	CHECK(strncmp(a, hex, BUG_SIGNATURE_LEN) == 0 && strlen(a) == BUG_SIGNATURE_LEN);
+	/* Never a sync fault's of the same object, whatever its offset or
+	 * cause. */
+	CHECK(bug_signature(bid, NULL, NULL, NULL, "unknown", 0, b) && strcmp(a, b) != 0);
+	CHECK(bug_signature(bid, NULL, NULL, NULL, "async", 0, b) && strcmp(a, b) != 0);
+	/* The package's build without a build-id; nothing: none. */
+	CHECK(bug_async_signature("", "nginx-core", "1.22.1-9", "/usr/sbin/nginx", a));
+	CHECK(bug_async_signature("", "nginx-core", "1.22.1-10", "/usr/sbin/nginx", b) && strcmp(a, b) != 0);
+	CHECK(!bug_async_signature("", "", "", "/usr/sbin/nginx", a) && !a[0]);
+}
+
 /* A recorded /proc with process PID mapping OBJ (inode INO) at
  * 0x400000-0x480000, file offset 0x10000, with PERMS; a root link to /. */
 static const char *fake_proc(pid_t pid, const char *obj, uint64_t ino, const char *perms)
@@ -173,6 +193,25 @@ static void test_object_of_pc(void)
 	proc = fake_proc(154, path, (uint64_t)st.st_ino, "r-xp");
 	CHECK(bug_object_of_pc(proc, 154, 0x412340, o, &why) == 1);
 	CHECK(strstr(o->note, "deleted") != NULL && !o->package[0]);
+
+	/* The main executable (an async fault): PID/exe's file, found in
+	 * the maps by its inode. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino, "r-xp");
+	snprintf(path, sizeof(path), "%s/157/exe", proc);
+	unlink(path);
+	CHECK(symlink(obj, path) == 0);
+	why = NULL;
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 1);
+	CHECK_STR(o->path, obj);
+	CHECK(strlen(o->build_id) >= 16 && strcmp(o->package, "app:arm64") == 0);
+	/* Mapped without execute permission: not its text. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino, "r--p");
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "no executable mapping"));
+	/* Another file than the one mapped (it exec'd), or none. */
+	proc = fake_proc(157, obj, (uint64_t)st.st_ino + 1, "r-xp");
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "no executable mapping"));
+	unlink(path);
+	CHECK(bug_object_of_exe(proc, 157, o, &why) == 0 && strstr(why, "gone"));
 	bug_set_dpkg_admindir(NULL);
 
 }
@@ -244,9 +283,21 @@ static void test_bug_rows(void)
 			f.hostname = mid;
 			bug_set_add(&set, &f);
 		}
+	/* An async fault: its row is coarse, its class "async" whatever
+	 * MTAG_CAUSE says. */
+	f.signature = "3333333333333333";
+	f.cause = "unknown";
+	f.coarse = true;
+	bug_set_add(&set, &f);
+	/* Stack signatures: each once, only under a row there is. */
+	bug_set_add_stack(&set, "1111111111111111", "aaaaaaaaaaaaaaaa");
+	bug_set_add_stack(&set, "1111111111111111", "bbbbbbbbbbbbbbbb");
+	bug_set_add_stack(&set, "1111111111111111", "aaaaaaaaaaaaaaaa");
+	bug_set_add_stack(&set, "9999999999999999", "cccccccccccccccc");
+	bug_set_add_stack(&set, "2222222222222222", "");
 	bug_set_sort(&set);
 	rows = set.rows;
-	CHECK(set.n == 302);
+	CHECK(set.n == 303);
 	/* Most hosts first: the fleet's bug 0 is on every host. */
 	CHECK_STR(rows[0].signature, "0000000000010000");
 	CHECK(rows[0].n_hosts == 500 && rows[0].count == 500);
@@ -258,10 +309,15 @@ static void test_bug_rows(void)
 			CHECK(rows[i].n_units == 2);
 			CHECK_STR(rows[i].units[0], "nginx-debug.service");
 			CHECK_STR(rows[i].hosts[1].hostname, "host-b");
+			CHECK(rows[i].n_stacks == 2 && strcmp(rows[i].stacks[1], "bbbbbbbbbbbbbbbb") == 0);
 			CHECK(i + 1 < set.n && strcmp(rows[i + 1].signature, "2222222222222222") == 0);
 			CHECK_STR(rows[i + 1].cause, "use-after-free");
 			CHECK(rows[i + 1].n_hosts == 1 && rows[i + 1].count == 4);
 		}
+		CHECK(rows[i].coarse == (strcmp(rows[i].signature, "3333333333333333") == 0));
+		CHECK(rows[i].n_stacks == 0 || strcmp(rows[i].signature, "1111111111111111") == 0);
+		if (rows[i].coarse)
+			CHECK_STR(rows[i].cause, "async");
 		CHECK(i == 0 || rows[i - 1].n_hosts >= rows[i].n_hosts);
 	}
 	bug_set_free(&set);
@@ -271,6 +327,7 @@ void run_bugid_tests(void)
 {
 	RUN(test_sha256_vectors);
 	RUN(test_signature);
+	RUN(test_async_signature);
 	RUN(test_object_of_pc);
 	RUN(test_dpkg_owner);
 	RUN(test_bug_rows);

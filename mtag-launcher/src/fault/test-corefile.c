@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "corefile.h"
@@ -133,9 +134,64 @@ static void test_not_a_core(void)
 	free(d);
 }
 
+/* NT_FILE: the mapping of an address, and a note that lies about its
+ * size, its count, its page size or its names reads as no mapping. */
+static void test_nt_file(void)
+{
+	static const struct tc_file files[] = {
+		{ 0x400000, 0x480000, 0, "/usr/sbin/nginx" },
+		{ 0x490000, 0x4a0000, 0x90000, "/usr/sbin/nginx" },
+		{ 0x7f0000000, 0x7f0010000, 0x2000, "/lib/libc.so.6" },
+	};
+	unsigned char mem[32] = { 0 };
+	struct tc_seg seg = { 0x1000, sizeof(mem), mem, NULL };
+	struct core_mapping m;
+	struct corefile c;
+	size_t len;
+	unsigned char *d = testcore_build_thread(&seg, 1, 1, 1, 0, NULL, files, 3, &len), *count = NULL;
+
+	CHECK(core_open_mem(&c, d, len) == 0);
+	CHECK(core_mapping_of(&c, 0x400000, &m) == 1 && m.start == 0x400000 && m.pgoff == 0);
+	CHECK_STR(m.path, "/usr/sbin/nginx");
+	CHECK(core_mapping_of(&c, 0x49ffff, &m) == 1 && m.pgoff == 0x90000 && m.end == 0x4a0000);
+	CHECK(core_mapping_of(&c, 0x7f0000010, &m) == 1 && m.pgoff == 0x2000);
+	CHECK_STR(m.path, "/lib/libc.so.6");
+	CHECK(core_mapping_of(&c, 0x480000, &m) == 0);  /* between mappings */
+	CHECK(core_mapping_of(&c, 0x7f0010000, &m) == 0); /* END is past it */
+	/* The note's count: where the descriptor starts (after "CORE"). */
+	for (size_t i = 0; i + 24 < len && !count; i++)
+		if (memcmp(d + i, "CORE\0\0\0\0\3\0\0\0\0\0\0\0\0\x10\0\0", 20) == 0)
+			count = d + i + 8;
+	CHECK(count != NULL);
+	if (count) {
+		count[0] = 200;                          /* more entries than fit */
+		CHECK(core_mapping_of(&c, 0x400000, &m) == 0);
+		count[0] = 3;
+		count[9] = 0;                            /* page size 0 */
+		CHECK(core_mapping_of(&c, 0x400000, &m) == 0);
+		count[9] = 0x10;
+		/* The last name without its NUL: the names run off the note. */
+		CHECK(d[c.nt_file_off + c.nt_file_len - 1] == '\0');
+		d[c.nt_file_off + c.nt_file_len - 1] = 'x';
+		CHECK(core_mapping_of(&c, 0x7f0000010, &m) == 0);
+		CHECK(core_mapping_of(&c, 0x400000, &m) == 1); /* the first is read before */
+		d[c.nt_file_off + c.nt_file_len - 1] = '\0';
+		c.nt_file_len = 15;                      /* shorter than its header */
+		CHECK(core_mapping_of(&c, 0x400000, &m) == 0);
+	}
+	core_close(&c);
+	free(d);
+	/* No NT_FILE at all. */
+	d = testcore_build(&seg, 1, 1, 1, 0, &len);
+	CHECK(core_open_mem(&c, d, len) == 0 && core_mapping_of(&c, 0x1000, &m) == 0);
+	core_close(&c);
+	free(d);
+}
+
 void run_corefile_tests(void)
 {
 	RUN(test_open_mem);
+	RUN(test_nt_file);
 	RUN(test_open_file);
 	RUN(test_not_a_core);
 }

@@ -71,6 +71,25 @@ bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit,
 	return true;
 }
 
+const char *jentry_field(void *ctx, const char *name)
+{
+	struct jentry *c = ctx;
+	char *b = c->buf[c->next++ % 4];
+	size_t nl = strlen(name), len;
+	const void *d;
+
+	if (c->get_data(c->j, name, &d, &len) < 0 || len <= nl || ((const char *)d)[nl] != '=')
+		return NULL;
+	len -= nl + 1;
+	if (len >= sizeof(c->buf[0]))
+		len = sizeof(c->buf[0]) - 1;
+	if (memchr((const char *)d + nl + 1, '\0', len))
+		return NULL;
+	memcpy(b, (const char *)d + nl + 1, len);
+	b[len] = '\0';
+	return b;
+}
+
 bool jwriter_names_faultd(jfield_fn get, void *ctx)
 {
 	const char *exe = get(ctx, "_EXE");

@@ -41,6 +41,19 @@ typedef const char *(*jfield_fn)(void *ctx, const char *name);
  * reason it is refused. */
 bool jwriter_trusted(enum jwriter w, jfield_fn get, void *ctx, const char *unit, const char **why);
 
+/* The fields of the journal entry a reader is on, as a jfield_fn
+ * (jentry_field(), CTX a struct jentry): GET_DATA is
+ * sd_journal_get_data() of J (this file does without libsystemd).  A
+ * value is cut to 4095 bytes; one with a NUL is none.  Four values at a
+ * time stay valid. */
+struct jentry {
+	int (*get_data)(void *j, const char *field, const void **data, size_t *len);
+	void *j;
+	char buf[4][4096];
+	unsigned next;
+};
+const char *jentry_field(void *ctx, const char *name);
+
 /* Positive proof that mtag-faultd wrote an entry that passes
  * jwriter_trusted(JW_FAULTD): one of the fields journald adds itself
  * names it (_COMM "mtag-faultd", _EXE ".../mtag-faultd" or _SYSTEMD_UNIT

@@ -9,7 +9,10 @@
  * entry with MESSAGE_ID=MSGID_FAULT and the fields of faultfields.h; a line
  * that starts like one but does not parse gets an MSGID_FAULT_UNPARSED
  * entry; a "suppressed" line of the kernel's rate limit an
- * MSGID_FAULT_SUPPRESSED entry.  The cursor of the last kernel entry
+ * MSGID_FAULT_SUPPRESSED entry.  It follows systemd-coredump's entries
+ * too: the core of a process a sync fault killed gives an
+ * MSGID_FAULT_FRAMES entry, its top frames (coreframes.h).  The cursor of
+ * the last kernel entry
  * handled and the counts of what was handled up to it (faultcount.h) are
  * kept in $STATE_DIRECTORY/state, one file written atomically, so that a
  * restart neither repeats nor skips a fault, nor counts one twice.  See
@@ -36,6 +39,9 @@
 
 #include "bugid.h"
 #include "conffiles.h"
+#include "coreframes.h"
+#include "coreload.h"
+#include "trust.h"
 #include "faultcount.h"
 #include "util.h"
 #include "systemd-time.h"
@@ -160,11 +166,20 @@ static const struct policy *policy_current(struct policy_cache *c, const struct 
 	return &c->p;
 }
 
+#define PENDING_MAX 32
+/* A core bigger than this is not read for its frames (mtag-faultd holds
+ * it in memory while libdw unwinds it). */
+#define FAULTD_CORE_MAX ((uint64_t)256 << 20)
+
 struct follow {
 	const struct opts *o;
 	struct policy_cache policy;
 	sd_journal *j;
 	struct faultd_record rec;  /* the kernel line handled now */
+	/* The last sync faults that killed their process: when
+	 * systemd-coredump's entry for one comes, its core's frames. */
+	struct faultd_pending pending[PENDING_MAX];
+	size_t n_pending;
 	struct log_struct e;       /* and its entry */
 	/* The cursor of the last kernel entry handled and the counts up to
 	 * it: what DIR/state holds once saved. */
@@ -349,6 +364,84 @@ static int entry_written(const struct follow *s, const char *cursor)
 	return r < 0 ? r : r > 0;
 }
 
+static int entry_get_data(void *j, const char *field, const void **data, size_t *len)
+{
+	return sd_journal_get_data(j, field, data, len);
+}
+
+/* Is the entry J is on systemd-coredump's entry of a core? */
+static bool is_coredump(sd_journal *j)
+{
+	static const char want[] = "MESSAGE_ID=" MSGID_COREDUMP;
+	const void *d;
+	size_t len;
+
+	return sd_journal_get_data(j, "MESSAGE_ID", &d, &len) >= 0 && len == strlen(want) &&
+	       memcmp(d, want, len) == 0;
+}
+
+/* The core of systemd-coredump's entry J is on, if it is that of a
+ * pending fault (S->pending): its top frames as an MSGID_FAULT_FRAMES
+ * entry.  Only an entry systemd-coredump wrote counts (trust.h), and its
+ * core only from the coredump directory or the entry itself
+ * (coreload.h).  0, or -errno when the entry cannot be written. */
+static int handle_core(struct follow *s)
+{
+	struct jentry *fc = xmalloc(sizeof(*fc));
+	struct bug_frame fr[BUG_CALLERS + 1];
+	struct faultd_pending p;
+	const char *v, *why = NULL;
+	char file[600] = "", lwhy[256];
+	const void *d = NULL;
+	void *data = NULL;
+	size_t i, size = 0, len = 0;
+	uint64_t usec = 0;
+	int n, r;
+
+	fc->get_data = entry_get_data;
+	fc->j = s->j;
+	fc->next = 0;
+	v = jwriter_trusted(JW_COREDUMP, jentry_field, fc, NULL, NULL) ? jentry_field(fc, "COREDUMP_PID") : NULL;
+	sd_journal_get_realtime_usec(s->j, &usec);
+	for (i = s->n_pending; v && i-- > 0;)
+		if (s->pending[i].pid > 0 && (unsigned long)s->pending[i].pid == strtoul(v, NULL, 10) &&
+		    usec >= s->pending[i].usec)
+			break;
+	if (!v || i == (size_t)-1) {
+		free(fc);
+		return 0;
+	}
+	p = s->pending[i];
+	memmove(&s->pending[i], &s->pending[i + 1], (s->n_pending - i - 1) * sizeof(s->pending[0]));
+	s->n_pending--;
+	v = jentry_field(fc, "COREDUMP_FILENAME");
+	snprintf(file, sizeof(file), "%s", v ? v : "");
+	free(fc);
+	if (!file[0]) {
+		sd_journal_set_data_threshold(s->j, FAULTD_CORE_MAX + strlen("COREDUMP=") + 1);
+		if (sd_journal_get_data(s->j, "COREDUMP", &d, &len) < 0)
+			d = NULL;
+	}
+	n = core_load_entry(file, d, len, FAULTD_CORE_MAX, &data, &size, lwhy, sizeof(lwhy));
+	sd_journal_set_data_threshold(s->j, 64 * 1024);
+	if (n < 0)
+		why = lwhy;
+	else
+		n = core_frames(data, size, p.tid, fr, BUG_CALLERS + 1, &why);
+	free(data);
+	faultd_frames_entry(&p, fr, n, why, &s->e);
+	if (s->o->print) {
+		log_struct_print(stdout, &s->e);
+		fflush(stdout);
+		return 0;
+	}
+	r = log_struct_send(&s->e);
+	if (r < 0)
+		log_msg(LOG_ERR, NULL, "cannot write the frames entry of a fault of %s[%d] to the journal: %s",
+		    p.comm, (int)p.pid, strerror(-r));
+	return r;
+}
+
 /* The entry J is on: build and write its fault entry, if any, then move
  * the cursor.  Returns 0 or -errno (the caller exits: the entry is done
  * again after a restart). */
@@ -365,6 +458,15 @@ static int handle_entry(struct follow *s)
 	r = sd_journal_get_cursor(s->j, &cursor);
 	if (r < 0) {
 		log_msg(LOG_ERR, NULL, "cannot get the cursor of a kernel journal entry: %s", strerror(-r));
+		return r;
+	}
+	if (is_coredump(s->j)) {
+		r = handle_core(s);
+		if (r == 0) {
+			faultcount_set_cursor(&s->count, cursor);
+			s->cursor_dirty = true;
+		}
+		free(cursor);
 		return r;
 	}
 	r = sd_journal_get_data(s->j, "MESSAGE", &data, &len);
@@ -417,8 +519,18 @@ static int handle_entry(struct follow *s)
 			free(cursor);
 			return r;
 		}
-		if (kind == FAULTD_FAULT)
+		if (kind == FAULTD_FAULT) {
+			struct faultd_pending p;
+
 			s->faults++;
+			if (faultd_pending_of(&s->rec, &p)) {
+				if (s->n_pending == PENDING_MAX)
+					memmove(&s->pending[0], &s->pending[1], (PENDING_MAX - 1) * sizeof(p));
+				else
+					s->n_pending++;
+				s->pending[s->n_pending - 1] = p;
+			}
+		}
 		else if (kind == FAULTD_UNPARSED)
 			s->unparsed++;
 	}
@@ -624,7 +736,12 @@ static int run_journal(const struct opts *o)
 		goto out;
 	}
 	snprintf(match, sizeof(match), "_BOOT_ID=%s", boot);
+	/* The kernel's lines, and systemd-coredump's entries (a core of a
+	 * fault: its frames), of this boot. */
 	if ((r = sd_journal_add_match(s.j, "_TRANSPORT=kernel", 0)) < 0 ||
+	    (r = sd_journal_add_match(s.j, match, 0)) < 0 ||
+	    (r = sd_journal_add_disjunction(s.j)) < 0 ||
+	    (r = sd_journal_add_match(s.j, "MESSAGE_ID=" MSGID_COREDUMP, 0)) < 0 ||
 	    (r = sd_journal_add_match(s.j, match, 0)) < 0) {
 		log_msg(LOG_ERR, NULL, "sd_journal_add_match: %s", strerror(-r));
 		goto out;

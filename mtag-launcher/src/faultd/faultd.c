@@ -172,16 +172,26 @@ static void decide_fault(const char *proc, struct faultd_record *r)
 			snprintf(r->mode, sizeof(r->mode), "%s", mode);
 		if (f->kind == MTE_FAULT_SYNC && !pc_object(proc, pid, f->pc, r->object, sizeof(r->object)))
 			r->object[0] = '\0';
-		/* The bug's identity (bugid.h); the thread checked again
-		 * after it, as the PID may have been reused meanwhile. */
-		if (r->object[0]) {
+		/* The bug's identity (bugid.h): the pc's object, or for an
+		 * async fault (no pc) the main executable; the thread checked
+		 * again after it, as the PID may have been reused meanwhile. */
+		if (r->object[0] || f->kind == MTE_FAULT_ASYNC) {
+			int got;
+
 			r->bug = xmalloc(sizeof(*r->bug));
-			if (bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why) != 1 ||
-			    !same_thread(proc, pid, f->tid, f->comm)) {
+			got = f->kind == MTE_FAULT_ASYNC ? bug_object_of_exe(proc, pid, r->bug, &r->bug_why) :
+							   bug_object_of_pc(proc, pid, f->pc, r->bug, &r->bug_why);
+			if (got != 1 || !same_thread(proc, pid, f->tid, f->comm)) {
 				if (!r->bug_why)
 					r->bug_why = "the thread is gone (its PID may be reused)";
 				free(r->bug);
 				r->bug = NULL;
+			} else if (f->kind == MTE_FAULT_ASYNC) {
+				bug_async_signature(r->bug->build_id, r->bug->package, r->bug->version,
+						    r->bug->path, r->signature);
+			} else {
+				bug_signature(r->bug->build_id, r->bug->package, r->bug->version, r->bug->path,
+					      mte_cause_name(r->ci.cause), r->bug->offset, r->signature);
 			}
 		}
 	}
@@ -229,24 +239,30 @@ enum faultd_kind faultd_decide(const char *proc, const struct faultd_kmsg *k,
 /* The bug's identity (bugid.h): MTAG_OBJECT (escaped: a path is any
  * bytes its owner chose), MTAG_OFFSET, MTAG_BUILD_ID, MTAG_PACKAGE and
  * MTAG_PACKAGE_VERSION, MTAG_SIGNATURE, and MTAG_BUG_NOTE for what is
- * missing. */
-static void add_bug(struct log_struct *e, const struct bug_object *b, const char *cause)
+ * missing.  An async fault (SYNC false) has no pc: the main executable
+ * is named, no offset, and the signature is the coarse one
+ * (MTAG_SIGNATURE_KIND=coarse). */
+static void add_bug(struct log_struct *e, const struct faultd_record *r, bool sync)
 {
-	char sig[BUG_SIGNATURE_LEN + 1];
+	const struct bug_object *b = r->bug;
 	size_t l = strlen(b->path);
 	char *epath = xmalloc(4 * l + 1);
 
 	log_struct_add(e, "MTAG_OBJECT", "%s", cescape(b->path, epath, 4 * l + 1));
 	free(epath);
-	log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
+	if (sync)
+		log_struct_add(e, "MTAG_OFFSET", "0x%" PRIx64, b->offset);
 	if (b->build_id[0])
 		log_struct_add(e, "MTAG_BUILD_ID", "%s", b->build_id);
 	if (b->package[0]) {
 		log_struct_add(e, "MTAG_PACKAGE", "%s", b->package);
 		log_struct_add(e, "MTAG_PACKAGE_VERSION", "%s", b->version);
 	}
-	if (bug_signature(b->build_id, b->package, b->version, b->path, cause, b->offset, sig))
-		log_struct_add(e, "MTAG_SIGNATURE", "%s", sig);
+	if (r->signature[0]) {
+		log_struct_add(e, "MTAG_SIGNATURE", "%s", r->signature);
+		if (!sync)
+			log_struct_add(e, "MTAG_SIGNATURE_KIND", "coarse");
+	}
 	if (b->note[0])
 		log_struct_add(e, "MTAG_BUG_NOTE", "%s", b->note);
 }
@@ -383,11 +399,11 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 		log_struct_add(e, "MTAG_PC", "0x%" PRIx64, f->pc);
 		if (r->object[0])
 			log_struct_add(e, "MTAG_PC_OBJECT", "%s", r->object);
-		if (r->bug)
-			add_bug(e, r->bug, mte_cause_name(ci->cause));
-		else if (r->bug_why)
-			log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	}
+	if (r->bug)
+		add_bug(e, r, sync);
+	else if (r->bug_why)
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", r->bug_why);
 	if (f->has_tags) {
 		mte_fault_tags_str(f, tags, sizeof(tags));
 		log_struct_add(e, "MTAG_TAGS", "%s", tags);
@@ -402,6 +418,57 @@ static void entry_fault(const struct faultd_record *r, struct log_struct *e)
 		log_struct_add(e, "MTAG_DISTANCE", "%" PRIu64, ci->distance);
 	add_origin(e, r);
 	add_upgrade(e, r);
+}
+
+bool faultd_pending_of(const struct faultd_record *r, struct faultd_pending *p)
+{
+	const struct mte_fault *f = &r->f;
+
+	if (r->kind != FAULTD_FAULT || f->kind != MTE_FAULT_SYNC || f->report != MTE_FAULT_SIGNAL ||
+	    !r->signature[0])
+		return false;
+	memset(p, 0, sizeof(*p));
+	p->pid = f->pid ? f->pid : f->tid;
+	p->tid = f->tid;
+	snprintf(p->comm, sizeof(p->comm), "%s", f->comm);
+	snprintf(p->unit, sizeof(p->unit), "%s", r->unit);
+	snprintf(p->signature, sizeof(p->signature), "%s", r->signature);
+	snprintf(p->cursor, sizeof(p->cursor), "%s", r->cursor ? r->cursor : "");
+	p->usec = r->realtime_usec;
+	return true;
+}
+
+void faultd_frames_entry(const struct faultd_pending *p, const struct bug_frame *fr, int n,
+			 const char *why, struct log_struct *e)
+{
+	char frames[(BUG_CALLERS + 1) * (2 * BUG_BUILD_ID_MAX + 24)], stack[BUG_SIGNATURE_LEN + 1] = "";
+	char ecomm[4 * sizeof(p->comm) + 1];
+
+	cescape(p->comm, ecomm, sizeof(ecomm));
+	if (n > 0) {
+		bug_frames_text(fr, (size_t)n, frames, sizeof(frames));
+		bug_stack_signature(p->signature, fr, (size_t)n, stack, NULL);
+		log_struct_begin(e, LOG_INFO, MSGID_FAULT_FRAMES,
+				 "%s%s%s[%d]: the top frames of tag-check fault %s, from its core: %s",
+				 p->unit, p->unit[0] ? ": " : "", ecomm, (int)p->pid, p->signature, frames);
+		log_struct_add(e, "MTAG_FRAMES", "%s", frames);
+		if (stack[0])
+			log_struct_add(e, "MTAG_STACK_SIGNATURE", "%s", stack);
+	} else {
+		log_struct_begin(e, LOG_INFO, MSGID_FAULT_FRAMES,
+				 "%s%s%s[%d]: no frames of tag-check fault %s from its core: %s",
+				 p->unit, p->unit[0] ? ": " : "", ecomm, (int)p->pid, p->signature,
+				 why ? why : "unknown");
+		log_struct_add(e, "MTAG_BUG_NOTE", "%s", why ? why : "unknown");
+	}
+	log_struct_add(e, "MTAG_SIGNATURE", "%s", p->signature);
+	if (p->unit[0])
+		log_struct_add(e, "MTAG_UNIT", "%s", p->unit);
+	log_struct_add(e, "MTAG_PID", "%d", (int)p->pid);
+	log_struct_add(e, "MTAG_TID", "%d", (int)p->tid);
+	log_struct_add(e, "MTAG_COMM", "%s", p->comm);
+	if (p->cursor[0])
+		log_struct_add(e, "MTAG_KERNEL_CURSOR", "%s", p->cursor);
 }
 
 /* The kernel's "N fault reports suppressed for ..." line. */

@@ -16,12 +16,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bugid.h"
 #include "cause.h"
 #include "faultline.h"
 #include "log.h"
 #include "upgrade.h"
-
-struct bug_object;
 
 /* A kernel log line and where it came from. */
 struct faultd_kmsg {
@@ -63,13 +62,36 @@ struct faultd_record {
 	char user_unit[256];      /* within it, a unit of a user's manager */
 	char mode[32];            /* the thread's MTE_TCF, if it is still there */
 	char object[4096];        /* sync: the mapping of the PC */
-	struct bug_object *bug;   /* sync: the bug's identity (bugid.h), NULL: none */
+	struct bug_object *bug;   /* the bug's identity (bugid.h): the pc's object,
+	                             async: the main executable; NULL: none */
 	const char *bug_why;      /* why there is none, NULL: no reason to say */
+	char signature[BUG_SIGNATURE_LEN + 1]; /* of BUG, "" none */
 	/* Filled by mtag-faultd's upgrade step: */
 	enum faultd_upgrade upgrade;
 	uint64_t upgrade_ns;       /* NEXT: the window */
 	struct upgrade_rec grant;  /* LIMIT: the used marker; UPGRADED: the grant */
 };
+
+/* A fault whose core systemd-coredump may store: a sync fault that
+ * killed its process (a signal, not report mode) and has a signature.
+ * mtag-faultd keeps the last few, and when systemd-coredump's entry for
+ * the process comes, writes the core's top frames (MSGID_FAULT_FRAMES). */
+struct faultd_pending {
+	pid_t pid, tid;
+	char comm[64];
+	char unit[256];
+	char signature[BUG_SIGNATURE_LEN + 1];
+	char cursor[512];         /* its kernel entry's, "" none */
+	uint64_t usec;            /* its kernel entry's time */
+};
+
+/* Whether R (FAULTD_FAULT) is such a fault; then *P. */
+bool faultd_pending_of(const struct faultd_record *r, struct faultd_pending *p);
+
+/* The MSGID_FAULT_FRAMES entry of P's core: N frames FR (coreframes.h),
+ * or none and WHY. */
+void faultd_frames_entry(const struct faultd_pending *p, const struct bug_frame *fr, int n,
+			 const char *why, struct log_struct *e);
 
 /* Decide what K is into *R (emptied first).  PROC is the /proc to read
  * the faulting process's maps and status from (tests: a recorded tree),

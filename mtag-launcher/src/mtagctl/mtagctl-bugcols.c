@@ -23,6 +23,16 @@ static void set(char *dst, size_t len, const char *s)
 		snprintf(dst, len, "%s", s);
 }
 
+/* A bug is in few units, has few stacks: a list, each string once. */
+static void list_add(char ***v, size_t *n, size_t *cap, const char *str)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i], str) == 0)
+			return;
+	grow_array((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = xstrdup(str);
+}
+
 void bug_set_add(struct bug_set *s, const struct bug_fault *f)
 {
 	const char *mid = f->machine_id ? f->machine_id : "";
@@ -35,7 +45,8 @@ void bug_set_add(struct bug_set *s, const struct bug_fault *f)
 		r = &s->rows[s->n++];
 		memset(r, 0, sizeof(*r));
 		snprintf(r->signature, sizeof(r->signature), "%s", f->signature);
-		snprintf(r->cause, sizeof(r->cause), "%s", bug_cause_class(f->cause));
+		snprintf(r->cause, sizeof(r->cause), "%s", f->coarse ? "async" : bug_cause_class(f->cause));
+		r->coarse = f->coarse;
 		r->first_usec = UINT64_MAX;
 		*slot = (void *)(uintptr_t)s->n;
 	}
@@ -64,16 +75,19 @@ void bug_set_add(struct bug_set *s, const struct bug_fault *f)
 	i = (uintptr_t)*slot - 1;
 	if (f->hostname && *f->hostname)
 		snprintf(r->hosts[i].hostname, sizeof(r->hosts[i].hostname), "%s", f->hostname);
-	/* A bug is in few units: a list. */
-	if (f->unit && *f->unit) {
-		for (i = 0; i < r->n_units; i++)
-			if (strcmp(r->units[i], f->unit) == 0)
-				break;
-		if (i == r->n_units) {
-			grow_array((void **)&r->units, &r->cap_units, r->n_units + 1, sizeof(*r->units));
-			r->units[r->n_units++] = xstrdup(f->unit);
-		}
-	}
+	if (f->unit && *f->unit)
+		list_add(&r->units, &r->n_units, &r->cap_units, f->unit);
+}
+
+void bug_set_add_stack(struct bug_set *s, const char *signature, const char *stack)
+{
+	uintptr_t i = (uintptr_t)strmap_get(&s->index, signature);
+	struct bug_row *r;
+
+	if (!i || !stack || !*stack)
+		return;
+	r = &s->rows[i - 1];
+	list_add(&r->stacks, &r->n_stacks, &r->cap_stacks, stack);
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -111,6 +125,8 @@ void bug_set_sort(struct bug_set *s)
 		strmap_free(&rows[i].host_index, NULL);
 		if (rows[i].n_units)
 			qsort(rows[i].units, rows[i].n_units, sizeof(*rows[i].units), str_cmp);
+		if (rows[i].n_stacks)
+			qsort(rows[i].stacks, rows[i].n_stacks, sizeof(*rows[i].stacks), str_cmp);
 		if (rows[i].n_hosts)
 			qsort(rows[i].hosts, rows[i].n_hosts, sizeof(*rows[i].hosts), host_cmp);
 	}
@@ -126,6 +142,9 @@ void bug_set_free(struct bug_set *s)
 		for (size_t k = 0; k < s->rows[i].n_units; k++)
 			free(s->rows[i].units[k]);
 		free(s->rows[i].units);
+		for (size_t k = 0; k < s->rows[i].n_stacks; k++)
+			free(s->rows[i].stacks[k]);
+		free(s->rows[i].stacks);
 		free(s->rows[i].hosts);
 	}
 	free(s->rows);
@@ -195,12 +214,30 @@ static void units_text(const struct bug_row *r, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void units_json(struct json *w, const struct bug_row *r)
+static void strings_json(struct json *w, char *const *v, size_t n)
 {
 	json_begin_array(w);
-	for (size_t i = 0; i < r->n_units; i++)
-		json_string(w, r->units[i]);
+	for (size_t i = 0; i < n; i++)
+		json_string(w, v[i]);
 	json_end_array(w);
+}
+
+static void units_json(struct json *w, const struct bug_row *r)
+{
+	strings_json(w, r->units, r->n_units);
+}
+
+static void stacks_text(const struct bug_row *r, char *buf, size_t len)
+{
+	if (r->n_stacks)
+		snprintf(buf, len, "%zu", r->n_stacks);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void stacks_json(struct json *w, const struct bug_row *r)
+{
+	strings_json(w, r->stacks, r->n_stacks);
 }
 
 static void first_text(const struct bug_row *r, char *buf, size_t len)
@@ -243,7 +280,10 @@ static void version_json(struct json *w, const struct bug_row *r)
 
 static void object_text(const struct bug_row *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s+%s", r->object[0] ? r->object : "?", r->offset[0] ? r->offset : "?");
+	if (r->coarse)
+		snprintf(buf, len, "%s (no pc: coarse)", r->object[0] ? r->object : "?");
+	else
+		snprintf(buf, len, "%s+%s", r->object[0] ? r->object : "?", r->offset[0] ? r->offset : "?");
 }
 
 static void object_json(struct json *w, const struct bug_row *r)
@@ -253,7 +293,12 @@ static void object_json(struct json *w, const struct bug_row *r)
 
 static void offset_json(struct json *w, const struct bug_row *r)
 {
-	json_string(w, r->offset[0] ? r->offset : NULL);
+	json_string(w, r->offset[0] && !r->coarse ? r->offset : NULL);
+}
+
+static void coarse_json(struct json *w, const struct bug_row *r)
+{
+	json_bool(w, r->coarse);
 }
 
 static void build_id_json(struct json *w, const struct bug_row *r)
@@ -296,6 +341,7 @@ static const struct bug_column columns[] = {
 	{ "HOSTS", SCOLS_FL_RIGHT, "hosts", hosts_text, hosts_json },
 	{ "FAULTS", SCOLS_FL_RIGHT, "faults", count_text, count_json },
 	{ "CAUSE", 0, "cause", cause_text, cause_json },
+	{ "STACKS", SCOLS_FL_RIGHT, "stack_signatures", stacks_text, stacks_json },
 	{ "UNITS", 0, "units", units_text, units_json },
 	{ "FIRST", 0, "first_usec", first_text, first_json },
 	{ "LAST", 0, "last_usec", last_text, last_json },
@@ -304,6 +350,7 @@ static const struct bug_column columns[] = {
 	{ "OBJECT", 0, "object", object_text, object_json },
 	{ NULL, 0, "offset", NULL, offset_json },
 	{ NULL, 0, "build_id", NULL, build_id_json },
+	{ NULL, 0, "coarse", NULL, coarse_json },
 	{ "HOSTNAMES", 0, "host_list", hostnames_text, host_list_json },
 };
 #define N_COLUMNS (sizeof(columns) / sizeof(columns[0]))

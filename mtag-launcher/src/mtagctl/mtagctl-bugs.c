@@ -18,33 +18,15 @@
 #include "mtagctl-sd.h"
 #include "util.h"
 
-/* trust.h's fields from the current entry of J (jfield_fn). */
-struct field_ctx {
-	sd_journal *j;
-	char buf[4][4096];
-	unsigned next;
-};
-
-static const char *get_field(void *ctx, const char *name)
-{
-	struct field_ctx *c = ctx;
-	char *b = c->buf[c->next++ % 4];
-
-	sd_ctl_field(c->j, name, b, sizeof(c->buf[0]));
-	return b[0] ? b : NULL;
-}
-
 bool ctl_from_faultd(sd_journal *j)
 {
-	struct field_ctx *c;
+	struct jentry *c;
 	bool ok;
 
 	if (!sd_ctl_trusted(j, JW_FAULTD, NULL))
 		return false;
-	c = xmalloc(sizeof(*c));
-	c->j = j;
-	c->next = 0;
-	ok = jwriter_names_faultd(get_field, c);
+	c = sd_ctl_entry(j);
+	ok = jwriter_names_faultd(jentry_field, c);
 	free(c);
 	return ok;
 }
@@ -54,16 +36,42 @@ static bool is_signature(const char *s)
 	return strlen(s) == BUG_SIGNATURE_LEN && strspn(s, "0123456789abcdef") == BUG_SIGNATURE_LEN;
 }
 
+/* The stack signatures mtag-faultd wrote from the cores of the faults
+ * (MSGID_FAULT_FRAMES), each under its fault's row. */
+static void add_stacks(const struct ctl *c, struct bug_set *set)
+{
+	char sig[64], stack[64];
+	sd_journal *j;
+	uint64_t u;
+
+	if (!set->n || fault_journal_open(c, &j) < 0)
+		return;
+	fault_journal_match_id(c, j, MSGID_FAULT_FRAMES);
+	if (c->has_since)
+		sd_journal_seek_realtime_usec(j, c->since_usec);
+	while (sd_journal_next(j) > 0) {
+		if (sd_journal_get_realtime_usec(j, &u) < 0 || (c->has_since && u < c->since_usec))
+			continue;
+		if (!ctl_from_faultd(j))
+			continue;
+		sd_ctl_field(j, "MTAG_SIGNATURE", sig, sizeof(sig));
+		sd_ctl_field(j, "MTAG_STACK_SIGNATURE", stack, sizeof(stack));
+		if (is_signature(sig) && is_signature(stack))
+			bug_set_add_stack(set, sig, stack);
+	}
+	sd_journal_close(j);
+}
+
 int verb_bugs(const struct ctl *c)
 {
 	struct bug_set set = { 0 };
 	size_t n, shown;
-	unsigned long unsigned_faults = 0, untrusted = 0, total = 0;
+	unsigned long unsigned_faults = 0, untrusted = 0, total = 0, coarse = 0;
 	sd_journal *j;
 	uint64_t u;
 	int e;
 	struct {
-		char sig[64], cause[32], object[1024], offset[24], build_id[160], package[256],
+		char sig[64], kind[16], cause[32], object[1024], offset[24], build_id[160], package[256],
 		     version[128], machine_id[64], hostname[256], unit[256];
 	} *f = xmalloc(sizeof(*f));
 
@@ -96,6 +104,7 @@ int verb_bugs(const struct ctl *c)
 			unsigned_faults++;
 			continue;
 		}
+		sd_ctl_field(j, "MTAG_SIGNATURE_KIND", f->kind, sizeof(f->kind));
 		sd_ctl_field(j, "MTAG_CAUSE", f->cause, sizeof(f->cause));
 		sd_ctl_field(j, "MTAG_OBJECT", f->object, sizeof(f->object));
 		sd_ctl_field(j, "MTAG_OFFSET", f->offset, sizeof(f->offset));
@@ -110,12 +119,15 @@ int verb_bugs(const struct ctl *c)
 			.signature = f->sig, .cause = f->cause, .object = f->object, .offset = f->offset,
 			.build_id = f->build_id, .package = f->package, .version = f->version,
 			.machine_id = f->machine_id, .hostname = f->hostname, .unit = f->unit, .usec = u,
+			.coarse = strcmp(f->kind, "coarse") == 0,
 		};
+		coarse += bf.coarse;
 		bug_set_add(&set, &bf);
 	}
 	if (e < 0)
 		log_msg(LOG_WARNING, NULL, "reading the journal: %s (the list may be short)", strerror(-e));
 	sd_journal_close(j);
+	add_stacks(c, &set);
 	free(f);
 	bug_set_sort(&set);
 	n = set.n;
@@ -132,8 +144,10 @@ int verb_bugs(const struct ctl *c)
 			printf("\n%zu bug%s in %lu fault%s", n, n == 1 ? "" : "s", total, total == 1 ? "" : "s");
 			if (shown < n)
 				printf(" (the first %zu shown)", shown);
+			if (coarse)
+				printf("; %lu async (no pc: one line per program build, not per bug)", coarse);
 			if (unsigned_faults)
-				printf("; %lu without a signature (async, or the process was gone before mtag-faultd read its maps: mtagctl faults shows them)",
+				printf("; %lu without a signature (the process was gone before mtag-faultd read its maps: mtagctl faults shows them)",
 				       unsigned_faults);
 			if (untrusted)
 				printf("; %lu entr%s not written by mtag-faultd ignored", untrusted,

@@ -27,7 +27,9 @@ struct bug_host {
 
 struct bug_row {
 	char signature[BUG_SIGNATURE_LEN + 1];
-	char cause[32];           /* bug_cause_class() of MTAG_CAUSE */
+	char cause[32];           /* bug_cause_class() of MTAG_CAUSE, "async" */
+	bool coarse;              /* an async fault's signature: the program,
+	                             not the instruction (bugid.h) */
 	char object[1024];        /* MTAG_OBJECT (escaped by mtag-faultd) */
 	char offset[24];          /* MTAG_OFFSET */
 	char build_id[2 * BUG_BUILD_ID_MAX + 1];
@@ -38,6 +40,8 @@ struct bug_row {
 	struct strmap host_index; /* machine ID -> index in hosts + 1 */
 	char **units;
 	size_t n_units, cap_units;
+	char **stacks;            /* the stack signatures of its faults' cores */
+	size_t n_stacks, cap_stacks;
 };
 
 /* The rows, and an index by signature: a fleet's journals hold many
@@ -55,8 +59,12 @@ struct bug_fault {
 	const char *signature, *cause, *object, *offset, *build_id, *package, *version;
 	const char *machine_id, *hostname, *unit;
 	uint64_t usec;
+	bool coarse;              /* MTAG_SIGNATURE_KIND=coarse */
 };
 void bug_set_add(struct bug_set *s, const struct bug_fault *f);
+/* A stack signature (MSGID_FAULT_FRAMES' MTAG_STACK_SIGNATURE) of a
+ * fault of SIGNATURE's row, if S has that row (before bug_set_sort()). */
+void bug_set_add_stack(struct bug_set *s, const char *signature, const char *stack);
 
 /* Most hosts first, then most faults, then the latest, then by
  * signature (the index is dropped: no adding after this). */

@@ -22,6 +22,7 @@
 #include <systemd/sd-journal.h>
 
 #include "cause.h"
+#include "coreframes.h"
 #include "coreload.h"
 #include "escape.h"
 #include "faultfields.h"
@@ -46,13 +47,16 @@ struct fault_rec {
 	char addr[24], ptr_tag[8], mem_tag[16], pc[24], pc_object[600], tags[32];
 	char cause[32], confidence[16], text[512], kernel[1024], cgroup[512];
 	/* The bug's identity (bugid.h), when mtag-faultd could read it. */
-	char signature[24], object[1024], offset[24], build_id[160], package[256], version[128];
-	char bug_note[512];
+	char signature[24], sig_kind[16], object[1024], offset[24], build_id[160], package[256];
+	char version[128], bug_note[512];
 	/* From the core, when there is one. */
 	bool has_core;
 	char core_file[600];
 	char core_note[256];      /* why the core was not used, or "" */
 	char *stack;              /* systemd-coredump's stack trace, or NULL */
+	struct bug_frame frames[BUG_CALLERS + 1]; /* the pc and its callers (coreframes.h) */
+	int n_frames;
+	char stack_sig[BUG_SIGNATURE_LEN + 1]; /* bug_stack_signature(), "" none */
 	uint64_t alloc_size;
 	/* The upgraded start (mtag-policy.conf(5), upgrade=). */
 	char upgrade_next[16];     /* async: yes | limit | error */
@@ -86,9 +90,15 @@ int fault_journal_open(const struct ctl *c, sd_journal **j)
 
 void fault_journal_match(const struct ctl *c, sd_journal *j)
 {
+	fault_journal_match_id(c, j, MSGID_FAULT);
+}
+
+void fault_journal_match_id(const struct ctl *c, sd_journal *j, const char *msgid)
+{
 	char m[300];
 
-	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_FAULT, 0);
+	snprintf(m, sizeof(m), "MESSAGE_ID=%s", msgid);
+	sd_journal_add_match(j, m, 0);
 	sd_journal_add_match(j, "_UID=0", 0);
 	if (c->unit) {
 		snprintf(m, sizeof(m), "MTAG_UNIT=%s%s", c->unit, strchr(c->unit, '.') ? "" : ".service");
@@ -154,6 +164,7 @@ static void read_rec(sd_journal *j, struct fault_rec *r)
 	sd_ctl_field(j, "MTAG_CAUSE_TEXT", r->text, sizeof(r->text));
 	sd_ctl_field(j, "MTAG_KERNEL_MESSAGE", r->kernel, sizeof(r->kernel));
 	sd_ctl_field(j, "MTAG_SIGNATURE", r->signature, sizeof(r->signature));
+	sd_ctl_field(j, "MTAG_SIGNATURE_KIND", r->sig_kind, sizeof(r->sig_kind));
 	sd_ctl_field(j, "MTAG_OBJECT", r->object, sizeof(r->object));
 	sd_ctl_field(j, "MTAG_OFFSET", r->offset, sizeof(r->offset));
 	sd_ctl_field(j, "MTAG_BUILD_ID", r->build_id, sizeof(r->build_id));
@@ -187,25 +198,34 @@ static char *stack_of(const char *msg)
  * Returns 0 with *DATA (malloc'ed) and *SIZE, or -errno with WHY. */
 static int load_core(sd_journal *j, const char *file, void **data, size_t *size, char *why, size_t wlen)
 {
-	const void *d;
-	size_t l, nl = strlen("COREDUMP=");
+	const void *d = NULL;
+	size_t l = 0;
 
-	if (file[0])
-		return core_load(COREDUMP_DIR, file, CORE_LOAD_MAX, data, size, why, wlen);
-	sd_journal_set_data_threshold(j, CORE_LOAD_MAX + nl + 1);
-	if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0 || l <= nl) {
-		snprintf(why, wlen, "the core is not stored (systemd-coredump's Storage=none, or it was too large)");
-		return -ENOENT;
+	if (!file[0]) {
+		sd_journal_set_data_threshold(j, CORE_LOAD_MAX + strlen("COREDUMP=") + 1);
+		if (sd_journal_get_data(j, "COREDUMP", &d, &l) < 0)
+			d = NULL;
 	}
-	if (l > CORE_LOAD_MAX + nl) {
-		snprintf(why, wlen, "refused: the core is larger than %llu MiB",
-			 (unsigned long long)(CORE_LOAD_MAX >> 20));
-		return -EFBIG;
+	return core_load_entry(file, d, l, CORE_LOAD_MAX, data, size, why, wlen);
+}
+
+/* The top frames of R's thread in the core DATA (coreframes.h), and the
+ * stack signature under R's signature (bugid.h: the pc's, not an async
+ * fault's coarse one, whose frames are where it was reported). */
+static void add_frames(struct fault_rec *r, void *data, size_t size)
+{
+	const char *why = NULL;
+	int n = core_frames(data, size, r->tid, r->frames, BUG_CALLERS + 1, &why);
+
+	if (n < 0) {
+		size_t l = strlen(r->core_note);
+
+		snprintf(r->core_note + l, sizeof(r->core_note) - l, "%sno frames: %s", l ? "; " : "", why);
+		return;
 	}
-	*size = l - nl;
-	*data = xmalloc(*size);
-	memcpy(*data, (const char *)d + nl, *size);
-	return 0;
+	r->n_frames = n;
+	if (strcmp(r->kind, "sync") == 0 && strcmp(r->sig_kind, "coarse") != 0)
+		bug_stack_signature(r->signature, r->frames, (size_t)n, r->stack_sig, NULL);
 }
 
 /* Find systemd-coredump's entry for R's process and use it.  Only an
@@ -220,13 +240,16 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 	size_t size = 0;
 	struct mte_fault f;
 	int found = 0, e = -ENOENT;
-	bool want_core;
+	bool want_core, want_tags;
 
 	if (!r->pid || !r->boot[0] || strcmp(r->action, "signal") != 0)
 		return;
 	if (journal_open(c, &j) < 0)
 		return;
-	want_core = !c->no_core && r->kernel[0] &&
+	/* The core for its frames (any fault), and for its tags (a sync
+	 * fault, which has an address). */
+	want_core = !c->no_core;
+	want_tags = want_core && r->kernel[0] &&
 		    mte_fault_parse(r->kernel, strlen(r->kernel), &f) == 1 && f.has_addr;
 	sd_journal_add_match(j, "MESSAGE_ID=" MSGID_COREDUMP, 0);
 	snprintf(m, sizeof(m), "COREDUMP_PID=%d", (int)r->pid);
@@ -268,7 +291,7 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 		snprintf(r->core_note, sizeof(r->core_note), "%s", why);
 		return;
 	}
-	{
+	if (want_tags) {
 		struct corefile cf;
 		struct mte_mem_view v;
 		struct mte_cause_info ci;
@@ -292,6 +315,7 @@ static void add_core(const struct ctl *c, struct fault_rec *r)
 			core_close(&cf);
 		}
 	}
+	add_frames(r, data, size);
 	free(data);
 }
 
@@ -357,6 +381,29 @@ static void print_time(uint64_t usec, char *buf, size_t len)
  * escaped before they reach the terminal (escape.h). */
 #define ESC(field) cescape(r->field, e_##field, sizeof(e_##field))
 
+/* The core's frames: the build-id and offset that name each on every
+ * host, and the file as this process mapped it (escaped: its bytes are
+ * the core's). */
+static void print_frames(const struct fault_rec *r)
+{
+	bool async = strcmp(r->kind, "async") == 0;
+
+	for (int i = 0; i < r->n_frames; i++) {
+		const struct bug_frame *fr = &r->frames[i];
+		char e_obj[4 * sizeof(fr->object) + 1];
+
+		printf("    %s #%d %s+0x%" PRIx64 "  %s\n", i ? "       " : "frames:", i,
+		       fr->object[0] ? (fr->build_id[0] ? fr->build_id : "(no build-id)") : "?",
+		       fr->object[0] ? fr->offset : fr->pc,
+		       fr->object[0] ? cescape(fr->object, e_obj, sizeof(e_obj)) : "(no file mapped there)");
+	}
+	if (r->n_frames && async)
+		printf("            (where the async fault was reported, not where it happened)\n");
+	if (r->stack_sig[0])
+		printf("    stack:  %s  (the signature and the callers: one per path to the faulting instruction)\n",
+		       r->stack_sig);
+}
+
 static void print_rec(const struct ctl *c, const struct fault_rec *r)
 {
 	char when[64];
@@ -391,8 +438,12 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 	if (r->mode[0])
 		printf("    mode:   %s\n", ESC(mode));
 	if (r->signature[0] || r->object[0]) {
-		printf("    bug:    %s  %s+%s", r->signature[0] ? ESC(signature) : "(no signature)",
-		       ESC(object), ESC(offset));
+		if (strcmp(r->sig_kind, "coarse") == 0)
+			printf("    bug:    %s  %s (async, no pc: coarse, one per program build)",
+			       r->signature[0] ? ESC(signature) : "(no signature)", ESC(object));
+		else
+			printf("    bug:    %s  %s+%s", r->signature[0] ? ESC(signature) : "(no signature)",
+			       ESC(object), ESC(offset));
 		if (r->build_id[0])
 			printf("  build-id %s", ESC(build_id));
 		if (r->package[0])
@@ -401,6 +452,7 @@ static void print_rec(const struct ctl *c, const struct fault_rec *r)
 	}
 	if (r->bug_note[0])
 		printf("    note:   %s\n", ESC(bug_note));
+	print_frames(r);
 	print_upgrade(r);
 	if (r->has_core) {
 		printf("    core:   %s%s%s\n", ESC(core_file), r->core_note[0] ? "; " : "", ESC(core_note));
@@ -477,7 +529,25 @@ static void json_rec(struct json *w, const struct fault_rec *r)
 	json_kv_string(w, "build_id", r->build_id[0] ? r->build_id : NULL);
 	json_kv_string(w, "package", r->package[0] ? r->package : NULL);
 	json_kv_string(w, "package_version", r->version[0] ? r->version : NULL);
+	json_kv_bool(w, "signature_coarse", strcmp(r->sig_kind, "coarse") == 0);
 	json_kv_string(w, "bug_note", r->bug_note[0] ? r->bug_note : NULL);
+	json_key(w, "frames");
+	json_begin_array(w);
+	for (int i = 0; i < r->n_frames; i++) {
+		const struct bug_frame *fr = &r->frames[i];
+		char hex[24];
+
+		json_begin_object(w);
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, fr->pc);
+		json_kv_string(w, "pc", hex);
+		json_kv_string(w, "object", fr->object[0] ? fr->object : NULL);
+		snprintf(hex, sizeof(hex), "0x%" PRIx64, fr->offset);
+		json_kv_string(w, "offset", fr->object[0] ? hex : NULL);
+		json_kv_string(w, "build_id", fr->build_id[0] ? fr->build_id : NULL);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_kv_string(w, "stack_signature", r->stack_sig[0] ? r->stack_sig : NULL);
 	json_kv_string(w, "upgrade_next", r->upgrade_next[0] ? r->upgrade_next : NULL);
 	json_key(w, "upgraded_from");
 	if (r->upgraded_from[0]) {

@@ -287,30 +287,28 @@ void sd_ctl_field(sd_journal *j, const char *name, char *buf, size_t len)
 	buf[l] = '\0';
 }
 
-struct jctx {
-	sd_journal *j;
-	char buf[4][256];
-	unsigned next;
-};
-
-static const char *jget(void *ctx, const char *name)
+static int entry_get_data(void *j, const char *field, const void **data, size_t *len)
 {
-	struct jctx *c = ctx;
-	char *b = c->buf[c->next++ % 4];
-	const void *d;
-	size_t l, nl = strlen(name);
+	return sd_journal_get_data(j, field, data, len);
+}
 
-	if (sd_journal_get_data(c->j, name, &d, &l) < 0 || l < nl + 1)
-		return NULL;
-	sd_ctl_field(c->j, name, b, sizeof(c->buf[0]));
-	return b;
+struct jentry *sd_ctl_entry(sd_journal *j)
+{
+	struct jentry *c = xmalloc(sizeof(*c));
+
+	c->get_data = entry_get_data;
+	c->j = j;
+	c->next = 0;
+	return c;
 }
 
 bool sd_ctl_trusted(sd_journal *j, enum jwriter w, const char *unit)
 {
-	struct jctx c = { .j = j };
+	struct jentry *c = sd_ctl_entry(j);
+	bool ok = jwriter_trusted(w, jentry_field, c, unit, NULL);
 
-	return jwriter_trusted(w, jget, &c, unit, NULL);
+	free(c);
+	return ok;
 }
 
 int sd_ctl_launcher_entry(const char *invocation, const char *unit, struct launcher_entry *e)
@@ -391,6 +389,7 @@ int sd_ctl_count_faults(const char *unit, unsigned counts[5])
 /* Feed T the entries of this boot that match M1 and M2. */
 static int tally_pass(struct upgrade_tally *t, const char *unit, const char *m1, const char *m2)
 {
+	struct jentry *c;
 	sd_journal *j;
 	sd_id128_t boot;
 	char m[300], id[33];
@@ -405,11 +404,10 @@ static int tally_pass(struct upgrade_tally *t, const char *unit, const char *m1,
 		snprintf(m, sizeof(m), "_BOOT_ID=%s", sd_id128_to_string(boot, id));
 		sd_journal_add_match(j, m, 0);
 	}
-	SD_JOURNAL_FOREACH(j) {
-		struct jctx c = { .j = j };
-
-		upgrade_tally_add(t, jget, &c, unit);
-	}
+	c = sd_ctl_entry(j);
+	SD_JOURNAL_FOREACH(j)
+		upgrade_tally_add(t, jentry_field, c, unit);
+	free(c);
 	sd_journal_close(j);
 	return 0;
 }

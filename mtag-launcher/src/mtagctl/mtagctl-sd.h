@@ -47,6 +47,8 @@ void sd_ctl_field(sd_journal *j, const char *name, char *buf, size_t len);
 /* Whether the current entry of J was written by W (trust.h); UNIT for
  * JW_LAUNCHER. */
 bool sd_ctl_trusted(sd_journal *j, enum jwriter w, const char *unit);
+/* trust.h's fields of the entry J is on (jentry_field()); free() it. */
+struct jentry *sd_ctl_entry(sd_journal *j);
 
 /* The unit PID runs in (sd_pid_get_unit), malloc'ed, or NULL. */
 char *sd_ctl_pid_unit(pid_t pid);

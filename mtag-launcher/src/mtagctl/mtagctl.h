@@ -55,6 +55,8 @@ int verb_faults(const struct ctl *c);
 struct sd_journal;
 int fault_journal_open(const struct ctl *c, struct sd_journal **j);
 void fault_journal_match(const struct ctl *c, struct sd_journal *j);
+/* The same for another of mtag-faultd's entries (MSGID, faultfields.h). */
+void fault_journal_match_id(const struct ctl *c, struct sd_journal *j, const char *msgid);
 int verb_apply_cpu_preferred(const struct ctl *c);
 int verb_check_packages(const struct ctl *c);
 

@@ -75,7 +75,8 @@ int main(void)
 		run_smaps_tests,     run_procmte_tests, run_cgroupfs_tests, run_json_tests,
 		run_prom_tests,      run_trust_tests,   run_coreload_tests, run_escape_tests,
 		run_jemallocid_tests, run_verdict_tests, run_columns_tests, run_pager_tests,
-		run_faultcount_tests, run_promexport_tests, run_bugid_tests, run_packages_tests, NULL,
+		run_faultcount_tests, run_promexport_tests, run_bugid_tests, run_packages_tests, run_coreframes_tests,
+		NULL,
 	};
 
 	return unit_run_all("mtag-ctl-unit", runs);

@@ -56,12 +56,22 @@ static void note(struct buf *b, uint32_t type, const unsigned char *desc, uint32
 unsigned char *testcore_build(const struct tc_seg *segs, size_t n, pid_t pid, pid_t tid,
 			      uint64_t si_addr, size_t *len)
 {
-	struct buf notes = { 0 }, out = { 0 };
+	return testcore_build_thread(segs, n, pid, tid, si_addr, NULL, NULL, 0, len);
+}
+
+unsigned char *testcore_build_thread(const struct tc_seg *segs, size_t n, pid_t pid, pid_t tid,
+				     uint64_t si_addr, const uint64_t *regs,
+				     const struct tc_file *files, size_t n_files, size_t *len)
+{
+	struct buf notes = { 0 }, out = { 0 }, nt_file = { 0 };
 	unsigned char prstatus[392] = { 0 }, prpsinfo[136] = { 0 }, siginfo[128] = { 0 };
 	size_t ntag = 0, nph, off;
 
 	set_le(prstatus + 12, 11, 2); /* pr_cursig SIGSEGV */
 	set_le(prstatus + 32, (uint64_t)tid, 4);
+	/* pr_reg: x0-x30, sp, pc, pstate */
+	for (int i = 0; regs && i < 34; i++)
+		set_le(prstatus + 112 + 8 * i, regs[i], 8);
 	set_le(prpsinfo + 24, (uint64_t)pid, 4);
 	memcpy(prpsinfo + 40, "mtebug", 6);
 	set_le(siginfo, 11, 4);
@@ -70,6 +80,19 @@ unsigned char *testcore_build(const struct tc_seg *segs, size_t n, pid_t pid, pi
 	note(&notes, NT_PRSTATUS, prstatus, sizeof(prstatus));
 	note(&notes, NT_PRPSINFO, prpsinfo, sizeof(prpsinfo));
 	note(&notes, NT_SIGINFO, siginfo, sizeof(siginfo));
+	if (n_files) {
+		put_le(&nt_file, n_files, 8);
+		put_le(&nt_file, 4096, 8);
+		for (size_t i = 0; i < n_files; i++) {
+			put_le(&nt_file, files[i].start, 8);
+			put_le(&nt_file, files[i].end, 8);
+			put_le(&nt_file, files[i].pgoff / 4096, 8);
+		}
+		for (size_t i = 0; i < n_files; i++)
+			put(&nt_file, files[i].path, strlen(files[i].path) + 1);
+		note(&notes, NT_FILE, nt_file.p, (uint32_t)nt_file.n);
+		free(nt_file.p);
+	}
 	for (size_t i = 0; i < n; i++)
 		ntag += segs[i].tags != NULL;
 	nph = 1 + n + ntag;

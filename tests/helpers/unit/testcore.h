@@ -22,6 +22,19 @@ struct tc_seg {
 unsigned char *testcore_build(const struct tc_seg *segs, size_t n, pid_t pid, pid_t tid,
 			      uint64_t si_addr, size_t *len);
 
+/* A file mapping of the NT_FILE note. */
+struct tc_file {
+	uint64_t start, end, pgoff; /* PGOFF: bytes, a multiple of 4096 */
+	const char *path;
+};
+
+/* The same, with the thread's registers REGS (34: x0-x30, sp, pc,
+ * pstate; NULL: zero) and an NT_FILE note of FILES (none when N_FILES is
+ * 0). */
+unsigned char *testcore_build_thread(const struct tc_seg *segs, size_t n, pid_t pid, pid_t tid,
+				     uint64_t si_addr, const uint64_t *regs,
+				     const struct tc_file *files, size_t n_files, size_t *len);
+
 /* A heap: BASE..BASE+SIZE, memory and one tag per granule. */
 struct tc_heap {
 	uint64_t base;

@@ -97,6 +97,7 @@ void run_pager_tests(void);
 void run_faultcount_tests(void);
 void run_promexport_tests(void);
 void run_bugid_tests(void);
+void run_coreframes_tests(void);
 void run_packages_tests(void);
 
 /* tests/ts/mtagctl/data/NAME ($MTAG_CTL_TEST_DATA/NAME), whole, malloc'ed
