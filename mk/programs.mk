@@ -53,7 +53,10 @@ WARN_CFLAGS := -std=c11 -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wpointer-arit
 # ExecStart= prefixes): the build environment's libsystemd, which is the
 # suite's (the host's for bookworm, the chroot's for trixie).
 # Without libsystemd-dev it stays unset and src/unit/unitfile.c says so.
-SYSTEMD_VERSION := $(shell pkg-config --modversion libsystemd 2>/dev/null | sed 's/[^0-9].*//')
+# A package build asks the pkg-config of its host architecture (debhelper
+# passes PKG_CONFIG; a cross build in a chroot may have only the target's
+# libsystemd-dev).
+SYSTEMD_VERSION := $(shell $(or $(PKG_CONFIG),pkg-config) --modversion libsystemd 2>/dev/null | sed 's/[^0-9].*//')
 LAUNCHER_CPPFLAGS := -D_GNU_SOURCE -DMTAG_VERSION='"$(LAUNCHER_VERSION)"' \
                      $(if $(SYSTEMD_VERSION),-DMTAG_SYSTEMD_VERSION=$(SYSTEMD_VERSION)) \
                      $(addprefix -I$(SRC_DIR)/,$(SRC_FOLDERS))
