@@ -48,6 +48,16 @@ mtagctl_section() {
 	mkdir -p /run/systemd/system/redis-server.service.d
 	printf '[Service]\nEnvironment=MALLOC_CONF=mtag:false\n' \
 		>/run/systemd/system/redis-server.service.d/zz-mtag-jemalloc-off.conf
+	# The image's drop-ins set LimitCORE=0 (no cores from the matrix's
+	# many crashes); this section reads the cores of nginx and memcached.
+	# The 6.1 kernel hands a piped core_pattern an unlimited %c whatever
+	# RLIMIT_CORE says, 6.12 the service's own limit, which
+	# systemd-coredump honours ("Resource limits disable core dumping"):
+	# the limit is lifted here, as an admin who wants cores does.
+	for u in nginx.service memcached.service; do
+		mkdir -p "/run/systemd/system/$u.d"
+		printf '[Service]\nLimitCORE=infinity\n' >"/run/systemd/system/$u.d/zz-mtag-test-core.conf"
+	done
 	systemctl daemon-reload
 	for u in $UNITS redis-server.service; do systemctl restart "$u"; done
 	for svc in nginx memcached ssh; do wait_for 30 svc_ok "$svc"; done
@@ -214,7 +224,9 @@ mtagctl_section() {
 	rm -f /etc/systemd/system/nginx.service.d/zzz-local.conf
 	systemctl daemon-reload
 	systemctl stop redis-server.service
-	rm -f /run/systemd/system/redis-server.service.d/zz-mtag-jemalloc-off.conf
+	rm -f /run/systemd/system/redis-server.service.d/zz-mtag-jemalloc-off.conf \
+		/run/systemd/system/nginx.service.d/zz-mtag-test-core.conf \
+		/run/systemd/system/memcached.service.d/zz-mtag-test-core.conf
 	systemctl daemon-reload
 
 	# ---- mtag-cpu-preferred.service, sandboxed (no capabilities, no
