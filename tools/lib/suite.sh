@@ -16,6 +16,11 @@
 # release.
 MTAG_SUITES="bookworm trixie"
 MTAG_DEFAULT_SUITE=bookworm
+# The suite built on the host itself (the project's machines are Debian 12);
+# every other suite is built in its own chroot (tools/build-chroot), and its
+# mtag-launcher carries +debNN (tools/build-launcher-debs).
+# shellcheck disable=SC2034 # read by the scripts that source this file
+MTAG_HOST_SUITE=bookworm
 
 # mtag_check_suite NAME -- fail with a message naming the known suites when
 # NAME is not one of them.
