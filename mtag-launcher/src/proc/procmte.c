@@ -222,7 +222,7 @@ const char *mode_origin_name(enum mode_origin o)
 bool proc_ignores_execdef(const struct proc_mte *m)
 {
 	return m->has_tcf_line && strcmp(m->tcf, "none") == 0 && m->has_execdef_line &&
-	       strncmp(m->execdef, "none", 4) != 0 && (m->env_tunable == 0 || m->secure);
+	       strncmp(m->execdef, "none", 4) != 0 && (m->env_tunable != 1 || m->secure);
 }
 
 int mte_read_proc(const char *proc_dir, pid_t pid, struct proc_mte *m)

@@ -59,7 +59,11 @@ const char *mode_origin_name(enum mode_origin o);
 
 /* M runs without tag checking although the kernel's exec default asks for
  * a mode and no tunable reached its libc: the libc does not read the
- * default (a stock glibc, a static program, another libc). */
+ * default (a stock glibc, a static program, another libc).  An environment
+ * that cannot be read counts as one without a tunable: only a tunable
+ * (glibc.mem.tagging=0) explains an unchecked process otherwise, and a
+ * reader without CAP_DAC_READ_SEARCH (mtag-prometheus.service) cannot open
+ * another user's environ. */
 bool proc_ignores_execdef(const struct proc_mte *m);
 
 /* How many non-zero tags (1-15) the MTE_TagInclude mask MASK ("0xfffe")

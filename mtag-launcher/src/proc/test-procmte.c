@@ -210,6 +210,13 @@ static void test_origin(void)
 	fake_proc(dir, 69, "sync", "sync heap", NULL, 0, 0);
 	CHECK(mte_read_proc(dir, 69, &m) == 0 && m.env_tunable == -1);
 	CHECK(proc_mode_origin(&m) == MODE_ORIGIN_UNKNOWN);
+	/* ... but a process that runs unchecked under a default that asks
+	 * for a mode did not apply it, whatever its environment holds: what
+	 * mtag-prometheus.service sees, which cannot open another user's
+	 * environ (no CAP_DAC_READ_SEARCH), for postgres on Debian's libc6. */
+	fake_proc(dir, 70, "none", "sync heap", NULL, 0, 0);
+	CHECK(mte_read_proc(dir, 70, &m) == 0 && m.env_tunable == -1);
+	CHECK(proc_ignores_execdef(&m));
 }
 
 /* MTE_TagInclude: the non-zero tags it allows (issue 32). */
