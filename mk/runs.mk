@@ -97,3 +97,12 @@ check-release:
 .PHONY: follow-debian
 follow-debian:
 	@SUITE=$(or $(SUITE),bookworm) tools/follow-debian
+
+# --- lifecycle ------------------------------------------------------------
+# make lifecycle [SUITE=trixie]: suite "lifecycle" alone (make check runs it
+# for both suites): install from the signed repository in a fresh guest,
+# Debian's libc6 update, follow-debian's rebuild, launcher N -> N+1, purge
+# (tests/ts/lifecycle/run, docs/repository.md).
+.PHONY: lifecycle
+lifecycle:
+	@tests/run-suites lifecycle

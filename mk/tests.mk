@@ -11,8 +11,8 @@
 # 5.3.0-3, the launcher built in the trixie chroot, the booted trixie image
 # with systemd 257).
 CHECK_SUITES := lint launcher fuzz arm64 systemd debs kernel glibc jemalloc vm \
-                faultd completion mtagctl compat reliability ansible repo
-CHECK_SUITES_trixie := kernel glibc jemalloc vm
+                faultd completion mtagctl compat reliability ansible repo lifecycle
+CHECK_SUITES_trixie := kernel glibc jemalloc vm lifecycle
 
 check:
 	@SUITE=bookworm BUILD=$(BUILD_ROOT)/bookworm \
